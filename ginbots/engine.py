@@ -1,0 +1,612 @@
+"""The reference engine: one game of Gin Rummy to 100, exactly as the EAAI engine plays it.
+
+Rules, callback order and randomness follow ``GinRummyGame`` of the EAAI
+challenge (see ``RULES.md``). Unlike the Java engine this one never crashes:
+any illegal answer, exception or overrun of a player's thinking-time budget ends
+the game as a forfeit with a recorded reason, and the caller gets a result.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any, Sequence
+
+from .cards import (
+    CARD_NAMES,
+    GIN_BONUS,
+    GOAL_SCORE,
+    MAX_DEADWOOD,
+    MELD_SET,
+    NUM_CARDS,
+    UNDERCUT_BONUS,
+    cards_of,
+    points_of,
+)
+from .javarandom import JavaRandom, deal_order
+from .player import Player
+
+# Forfeit rules: a short code and the rule it stands for.
+RULES = {
+    "discard-not-in-hand": "a discard must be a card in the player's hand",
+    "discard-face-up": "a card taken face-up may not be discarded in the same turn",
+    "illegal-meld": "every declared meld must be a legal set or run",
+    "meld-not-in-hand": "declared melds must be cards of the player's hand",
+    "overlapping-melds": "declared melds must be disjoint",
+    "knock-over-10": f"a knock needs deadwood <= {MAX_DEADWOOD} under the declared melds",
+    "missing-declaration": "when the opponent knocks, a player must declare melds (an empty list is fine)",
+    "bad-answer-type": "each decision must return the type the interface names",
+    "exception": "a player must not raise",
+    "time-budget": "a player's thinking time per game is limited",
+}
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Why a game ended early: who, in which callback, which rule, details."""
+
+    seat: int
+    player: str
+    action: str
+    rule: str
+    detail: str
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"seat {self.seat} ({self.player}) forfeits in {self.action}: {self.detail} "
+            f"[rule {self.rule}: {RULES.get(self.rule, '')}]"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"p": self.seat, "player": self.player, "action": self.action,
+                "rule": self.rule, "detail": self.detail, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Engine settings. The defaults are the challenge's, plus two safety caps.
+
+    ``time_budget``: thinking seconds per player per game (None: unlimited).
+    ``max_turns_per_hand``: the Java engine has no cap (two players that always
+    take the face-up card never end a hand); a hand reaching the cap is
+    cancelled like a hand whose stock ran out (no score, same starter).
+    ``max_hands_per_game``: a game still unfinished after this many hands ends
+    with no winner (``GameResult.winner is None``).
+    """
+
+    time_budget: float | None = 30.0
+    max_turns_per_hand: int = 1000
+    max_hands_per_game: int = 1000
+    goal_score: int = GOAL_SCORE
+
+    def __post_init__(self) -> None:
+        if self.time_budget is not None and not self.time_budget > 0:
+            raise ValueError(f"time_budget must be positive or None, got {self.time_budget}")
+        if self.max_turns_per_hand < 3 or self.max_hands_per_game < 1:
+            raise ValueError("max_turns_per_hand must be >= 3 and max_hands_per_game >= 1")
+
+
+@dataclass(slots=True)
+class HandResult:
+    """One hand: ``result`` is knock, gin, undercut, cancelled or forfeit."""
+
+    starter: int
+    result: str
+    shuffle_seed: int | None = None
+    knocker: int | None = None
+    knocker_deadwood: int | None = None
+    opponent_deadwood: int | None = None
+    winner: int | None = None
+    points: int = 0
+    scores_after: tuple[int, int] = (0, 0)
+    draws: int = 0
+    turns: int = 0
+    note: str = ""
+
+
+@dataclass
+class GameResult:
+    seed: int
+    winner: int | None
+    scores: tuple[int, int]
+    hands: list[HandResult]
+    forfeit: Forfeit | None = None
+    think_time: tuple[float, float] = (0.0, 0.0)
+    decision_times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    trace: dict[str, Any] | None = None
+    note: str = ""
+
+
+class _Overtime(BaseException):
+    """Raised inside a player that runs past its budget; BaseException so a
+    player's ``except Exception`` cannot swallow it."""
+
+
+class _GameOver(Exception):
+    def __init__(self, forfeit: Forfeit) -> None:
+        self.forfeit = forfeit
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_meld_masks(value: Any) -> tuple[int, ...]:
+    """A player's melds as a tuple of card-set ints; TypeError says what is wrong.
+
+    Each meld may be a card-set int or a sequence of distinct card ids.
+    """
+    if isinstance(value, (str, bytes, int)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"melds must be a list of melds, got {_describe(value)}")
+    out = []
+    for meld in value:
+        if isinstance(meld, bool):
+            raise TypeError(f"a meld must be a card-set int or a list of card ids, got {meld!r}")
+        if isinstance(meld, int) or hasattr(meld, "__index__"):
+            mask = int(meld)
+            if not 0 < mask < 1 << NUM_CARDS:
+                raise TypeError(f"meld mask {mask} is not a set of cards 0-51")
+        elif hasattr(meld, "__iter__") and not isinstance(meld, (str, bytes)):
+            mask = 0
+            n = 0
+            for c in meld:
+                c = _as_card(c)
+                mask |= 1 << c
+                n += 1
+            if n != mask.bit_count():
+                raise TypeError(f"meld {_describe(meld)} names a card twice")
+        else:
+            raise TypeError(f"a meld must be a card-set int or a list of card ids, got {_describe(meld)}")
+        out.append(mask)
+    return tuple(out)
+
+
+def _as_card(value: Any) -> int:
+    if isinstance(value, bool) or not (isinstance(value, int) or hasattr(value, "__index__")):
+        raise TypeError(f"a card must be an int 0-51, got {_describe(value)}")
+    card = int(value)
+    if not 0 <= card < NUM_CARDS:
+        raise TypeError(f"a card must be an int 0-51, got {card}")
+    return card
+
+
+def _as_bool(value: Any) -> bool:
+    if type(value).__name__ in ("bool_", "bool"):
+        return bool(value)
+    raise TypeError(f"will_draw_face_up must return a bool, got {_describe(value)}")
+
+
+def check_melds(hand: int, melds: tuple[int, ...]) -> tuple[str, str] | None:
+    """First problem with declaring ``melds`` from ``hand``: (rule, detail), or None."""
+    free = hand
+    for m in melds:
+        if m not in MELD_SET:
+            return "illegal-meld", f"[{_names(m)}] is not a legal meld"
+        if m & ~hand:
+            return "meld-not-in-hand", f"[{_names(m)}] uses {_names(m & ~hand)}, not in hand"
+        if m & ~free:
+            return "overlapping-melds", f"[{_names(m)}] reuses {_names(m & ~free)}"
+        free &= ~m
+    return None
+
+
+def _names(mask: int) -> str:
+    return " ".join(CARD_NAMES[c] for c in cards_of(mask))
+
+
+def lay_off(unmelded: int, melds: list[int]) -> list[tuple[int, int, int]]:
+    """The engine's greedy layoffs: (card, meld index, meld before) in order; grows ``melds``.
+
+    Scan the non-knocker's unmelded cards by ascending id and, for each, the
+    knocker's melds in declared order; lay off the first fit and rescan.
+    """
+    out = []
+    while True:
+        rest = unmelded
+        found = False
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            for i, m in enumerate(melds):
+                if m | low in MELD_SET:
+                    card = low.bit_length() - 1
+                    out.append((card, i, m))
+                    melds[i] = m | low
+                    unmelded ^= low
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            return out
+
+
+def score_knock(knocker_deadwood: int, opponent_deadwood: int) -> tuple[str, bool, int]:
+    """(result, knocker_wins, points) for a knock, by the challenge's scoring."""
+    if knocker_deadwood == 0:
+        return "gin", True, GIN_BONUS + opponent_deadwood
+    if knocker_deadwood < opponent_deadwood:
+        return "knock", True, opponent_deadwood - knocker_deadwood
+    return "undercut", False, UNDERCUT_BONUS + knocker_deadwood - opponent_deadwood
+
+
+def play_game(
+    players: Sequence[Player],
+    seed: int,
+    *,
+    config: GameConfig | None = None,
+    player_seeds: Sequence[int | None] | None = None,
+    decks: Sequence[Sequence[int]] | None = None,
+    first_starter: int | None = None,
+    trace: bool = False,
+) -> GameResult:
+    """Play one game to 100 between ``players[0]`` (seat 0) and ``players[1]``.
+
+    ``seed`` seeds the engine's ``java.util.Random`` exactly as the challenge
+    does: one ``nextInt(2)`` for the first starter, one ``nextInt()`` shuffle
+    seed per hand. ``decks`` (deal orders, one per hand) and ``first_starter``
+    rig the deal for tests. ``player_seeds`` reach each player's ``new_game``.
+    """
+    config = config or GameConfig()
+    if len(players) != 2 or players[0] is players[1]:
+        raise ValueError("a game needs two distinct player objects")
+    p0, p1 = players
+    labels = (_label(p0), _label(p1))
+    budget = config.time_budget if config.time_budget is not None else float("inf")
+    used = [0.0, 0.0]
+    times: tuple[list[float], list[float]] = ([], [])
+    acting = -1
+    t0 = 0.0
+
+    def fault(seat: int, action: str, exc: BaseException) -> _GameOver:
+        if isinstance(exc, _Overtime):
+            return _GameOver(Forfeit(seat, labels[seat], action, "time-budget",
+                                     f"thinking time ran past {budget:g} s"))
+        return _GameOver(Forfeit(seat, labels[seat], action, "exception",
+                                 f"raised {type(exc).__name__}: {exc}"))
+
+    def overtime(seat: int, action: str) -> _GameOver:
+        return _GameOver(Forfeit(seat, labels[seat], action, "time-budget",
+                                 f"used {used[seat]:.3f} s of thinking time, budget {budget:g} s"))
+
+    def call(seat: int, action: str, fn: Any, *args: Any) -> Any:
+        nonlocal acting, t0
+        acting = seat
+        t0 = perf_counter()
+        try:
+            answer = fn(*args)
+        except (Exception, _Overtime, SystemExit) as exc:
+            acting = -1
+            raise fault(seat, action, exc) from None
+        t1 = perf_counter()
+        acting = -1
+        used[seat] += t1 - t0
+        if used[seat] > budget:
+            raise overtime(seat, action)
+        return answer
+
+    def decide(seat: int, action: str, fn: Any, *args: Any) -> Any:
+        start = used[seat]
+        answer = call(seat, action, fn, *args)
+        times[seat].append(used[seat] - start)
+        return answer
+
+    def illegal(seat: int, action: str, rule: str, detail: str) -> _GameOver:
+        return _GameOver(Forfeit(seat, labels[seat], action, rule, detail))
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        seat = acting
+        if seat >= 0 and used[seat] + (perf_counter() - t0) > budget:
+            raise _Overtime()
+        remaining = min(budget - used[0], budget - used[1])
+        signal.setitimer(signal.ITIMER_REAL, max(remaining, 0.001))
+
+    use_alarm = (
+        config.time_budget is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    old_handler = None
+    if use_alarm:
+        old_handler = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, budget)
+
+    rng = JavaRandom(seed)
+    starter = rng.next_int(2)
+    if first_starter is not None:
+        starter = first_starter
+    scores = [0, 0]
+    hands_played: list[HandResult] = []
+    record: dict[str, Any] | None = None
+    if trace:
+        record = {"engine_seed": seed, "players": list(labels), "hands": []}
+    forfeit = None
+    note = ""
+    events: list[dict[str, Any]] | None = None
+    seeds = player_seeds or (None, None)
+    try:
+        call(0, "new_game", p0.new_game, seeds[0])
+        call(1, "new_game", p1.new_game, seeds[1])
+        offer_fns = (p0.will_draw_face_up, p1.will_draw_face_up)
+        discard_fns = (p0.discard, p1.discard)
+        knock_fns = (p0.knock, p1.knock)
+        draw_reports = (p0.report_draw, p1.report_draw)
+        discard_reports = (p0.report_discard, p1.report_discard)
+        goal = config.goal_score
+        max_turns = config.max_turns_per_hand
+        while scores[0] < goal and scores[1] < goal:
+            if len(hands_played) >= config.max_hands_per_game:
+                note = f"unfinished: {config.max_hands_per_game} hands played (max_hands_per_game)"
+                break
+            shuffle_seed = rng.next_int()
+            if decks is not None:
+                deck = list(decks[len(hands_played)])
+                shuffle_seed_used = None
+            else:
+                deck = deal_order(shuffle_seed)
+                shuffle_seed_used = shuffle_seed
+            hand_masks = [0, 0]
+            for i in range(20):
+                hand_masks[i & 1] |= 1 << deck[i]
+            events: list[dict[str, Any]] | None = None
+            if record is not None:
+                events = []
+                hrec: dict[str, Any] = {
+                    "dealt": [[CARD_NAMES[c] for c in deck[0:20:2]], [CARD_NAMES[c] for c in deck[1:20:2]]],
+                    "upcard": CARD_NAMES[deck[20]],
+                    "starting_player": starter,
+                    "events": events,
+                }
+                if shuffle_seed_used is not None:
+                    hrec["shuffle_seed"] = shuffle_seed_used
+                else:
+                    hrec["deck"] = [CARD_NAMES[c] for c in deck]
+                record["hands"].append(hrec)
+            hand = HandResult(starter=starter, result="forfeit", shuffle_seed=shuffle_seed_used)
+            hands_played.append(hand)
+            call(0, "start_hand", p0.start_hand, 0, starter, hand_masks[0])
+            call(1, "start_hand", p1.start_hand, 1, starter, hand_masks[1])
+
+            first_up = deck[20]
+            pile = [first_up]
+            top = 21
+            cur = starter
+            turns = 0
+            draws = 0
+            knock_melds = None
+            while top < 50:  # more than two stock cards left
+                if turns >= max_turns:
+                    hand.note = f"turn cap: {max_turns} turns (max_turns_per_hand)"
+                    break
+                face_up = pile[-1]
+                take = False
+                if not (turns == 2 and face_up == first_up):
+                    acting = cur
+                    t0 = perf_counter()
+                    try:
+                        take = offer_fns[cur](face_up)
+                    except (Exception, _Overtime, SystemExit) as exc:
+                        acting = -1
+                        raise fault(cur, "will_draw_face_up", exc) from None
+                    t1 = perf_counter()
+                    acting = -1
+                    used[cur] += t1 - t0
+                    times[cur].append(t1 - t0)
+                    if used[cur] > budget:
+                        raise overtime(cur, "will_draw_face_up")
+                    if take is not True and take is not False:
+                        try:
+                            take = _as_bool(take)
+                        except TypeError as exc:
+                            raise illegal(cur, "will_draw_face_up", "bad-answer-type", str(exc)) from None
+                    if events is not None:
+                        events.append({"e": "offer", "p": cur, "card": CARD_NAMES[face_up], "take": take})
+                    if not take and turns < 2 and face_up == first_up:
+                        turns += 1
+                        cur ^= 1
+                        continue
+                if take:
+                    drawn = pile.pop()
+                else:
+                    drawn = deck[top]
+                    top += 1
+                draws += 1
+                hand_masks[cur] |= 1 << drawn
+                for i in (0, 1):
+                    acting = i
+                    t0 = perf_counter()
+                    try:
+                        draw_reports[i](cur, drawn if (i == cur or take) else None)
+                    except (Exception, _Overtime, SystemExit) as exc:
+                        acting = -1
+                        raise fault(i, "report_draw", exc) from None
+                    acting = -1
+                    used[i] += perf_counter() - t0
+                if used[0] > budget or used[1] > budget:
+                    raise overtime(0 if used[0] > budget else 1, "report_draw")
+                if events is not None:
+                    events.append({"e": "draw", "p": cur, "card": CARD_NAMES[drawn]})
+
+                acting = cur
+                t0 = perf_counter()
+                try:
+                    card = discard_fns[cur]()
+                except (Exception, _Overtime, SystemExit) as exc:
+                    acting = -1
+                    raise fault(cur, "discard", exc) from None
+                t1 = perf_counter()
+                acting = -1
+                used[cur] += t1 - t0
+                times[cur].append(t1 - t0)
+                if used[cur] > budget:
+                    raise overtime(cur, "discard")
+                if type(card) is not int or not 0 <= card < NUM_CARDS:
+                    try:
+                        card = _as_card(card)
+                    except TypeError as exc:
+                        raise illegal(cur, "discard", "bad-answer-type", str(exc)) from None
+                if not hand_masks[cur] >> card & 1:
+                    raise illegal(cur, "discard", "discard-not-in-hand",
+                                  f"discarded {CARD_NAMES[card]}, hand is {_names(hand_masks[cur])}")
+                if card == face_up:
+                    raise illegal(cur, "discard", "discard-face-up",
+                                  f"discarded {CARD_NAMES[card]}, the face-up card it just took")
+                hand_masks[cur] ^= 1 << card
+                for i in (0, 1):
+                    acting = i
+                    t0 = perf_counter()
+                    try:
+                        discard_reports[i](cur, card)
+                    except (Exception, _Overtime, SystemExit) as exc:
+                        acting = -1
+                        raise fault(i, "report_discard", exc) from None
+                    acting = -1
+                    used[i] += perf_counter() - t0
+                if used[0] > budget or used[1] > budget:
+                    raise overtime(0 if used[0] > budget else 1, "report_discard")
+                pile.append(card)
+                if events is not None:
+                    events.append({"e": "discard", "p": cur, "card": CARD_NAMES[card]})
+
+                acting = cur
+                t0 = perf_counter()
+                try:
+                    knock_melds = knock_fns[cur]()
+                except (Exception, _Overtime, SystemExit) as exc:
+                    acting = -1
+                    raise fault(cur, "knock", exc) from None
+                t1 = perf_counter()
+                acting = -1
+                used[cur] += t1 - t0
+                times[cur].append(t1 - t0)
+                if used[cur] > budget:
+                    raise overtime(cur, "knock")
+                if knock_melds is not None:
+                    break
+                turns += 1
+                cur ^= 1
+            hand.turns = turns + (knock_melds is not None)
+            hand.draws = draws
+
+            if knock_melds is not None:
+                knocker, opponent = cur, cur ^ 1
+                try:
+                    kmelds = as_meld_masks(knock_melds)
+                except TypeError as exc:
+                    raise illegal(knocker, "knock", "bad-answer-type", str(exc)) from None
+                problem = check_melds(hand_masks[knocker], kmelds)
+                if problem:
+                    raise illegal(knocker, "knock", *problem)
+                covered = 0
+                for m in kmelds:
+                    covered |= m
+                knocker_dw = points_of(hand_masks[knocker] & ~covered)
+                if knocker_dw > MAX_DEADWOOD:
+                    raise illegal(knocker, "knock", "knock-over-10",
+                                  f"deadwood {knocker_dw} under melds {_meld_names(kmelds)}")
+                for i, p in ((0, p0), (1, p1)):
+                    call(i, "report_final_melds", p.report_final_melds, knocker, kmelds)
+                if events is not None:
+                    events.append({"e": "melds", "p": knocker, "melds": _meld_lists(kmelds)})
+                declared = decide(opponent, "declare_melds", (p0, p1)[opponent].declare_melds)
+                if declared is None:
+                    raise illegal(opponent, "declare_melds", "missing-declaration", "returned None")
+                try:
+                    omelds = as_meld_masks(declared)
+                except TypeError as exc:
+                    raise illegal(opponent, "declare_melds", "bad-answer-type", str(exc)) from None
+                problem = check_melds(hand_masks[opponent], omelds)
+                if problem:
+                    raise illegal(opponent, "declare_melds", *problem)
+                for i, p in ((0, p0), (1, p1)):
+                    call(i, "report_final_melds", p.report_final_melds, opponent, omelds)
+                if events is not None:
+                    events.append({"e": "melds", "p": opponent, "melds": _meld_lists(omelds)})
+                ocovered = 0
+                for m in omelds:
+                    ocovered |= m
+                unmelded = hand_masks[opponent] & ~ocovered
+                if knocker_dw > 0:
+                    grown = list(kmelds)
+                    for card, _, before in lay_off(unmelded, grown):
+                        unmelded ^= 1 << card
+                        for i, p in ((0, p0), (1, p1)):
+                            call(i, "report_layoff", p.report_layoff, opponent, card, before)
+                        if events is not None:
+                            events.append({"e": "layoff", "p": opponent, "card": CARD_NAMES[card],
+                                           "onto": [CARD_NAMES[c] for c in cards_of(before)]})
+                opponent_dw = points_of(unmelded)
+                result, knocker_wins, points = score_knock(knocker_dw, opponent_dw)
+                winner = knocker if knocker_wins else opponent
+                scores[winner] += points
+                hand.result = result
+                hand.knocker = knocker
+                hand.knocker_deadwood = knocker_dw
+                hand.opponent_deadwood = opponent_dw
+                hand.winner = winner
+                hand.points = points
+                starter ^= 1
+            else:
+                hand.result = "cancelled"
+                if not hand.note:
+                    hand.note = "stock down to 2 cards"
+            hand.scores_after = (scores[0], scores[1])
+            for i, p in ((0, p0), (1, p1)):
+                for j in (0, 1):
+                    call(i, "report_final_hand", p.report_final_hand, j, hand_masks[j])
+            score_pair = (scores[0], scores[1])
+            for i, p in ((0, p0), (1, p1)):
+                call(i, "report_scores", p.report_scores, score_pair)
+            if events is not None:
+                if hand.result == "cancelled":
+                    events.append({"e": "cancel", "reason": hand.note})
+                events.append({"e": "scores", "scores": list(score_pair)})
+    except _GameOver as over:
+        forfeit = over.forfeit
+        if events is not None:
+            events.append({"e": "forfeit", **forfeit.to_json()})
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+
+    if forfeit is not None:
+        winner: int | None = forfeit.seat ^ 1
+    elif note:
+        winner = None
+    else:
+        winner = 0 if scores[0] >= config.goal_score else 1
+    result = GameResult(
+        seed=seed,
+        winner=winner,
+        scores=(scores[0], scores[1]),
+        hands=hands_played,
+        forfeit=forfeit,
+        think_time=(used[0], used[1]),
+        decision_times=times,
+        note=note,
+    )
+    if record is not None:
+        record.update(winner=winner, final_scores=[scores[0], scores[1]], n_hands=len(hands_played))
+        if forfeit is not None:
+            record["forfeit"] = forfeit.to_json()
+        if note:
+            record["note"] = note
+        result.trace = record
+    return result
+
+
+def _label(player: Player) -> str:
+    return getattr(player, "name", None) or type(player).__name__
+
+
+def _meld_lists(melds: tuple[int, ...]) -> list[list[str]]:
+    return [[CARD_NAMES[c] for c in cards_of(m)] for m in melds]
+
+
+def _meld_names(melds: tuple[int, ...]) -> str:
+    return " ".join("[" + _names(m) + "]" for m in melds) or "(none)"

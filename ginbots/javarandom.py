@@ -1,0 +1,88 @@
+"""A bit-exact port of ``java.util.Random`` and the challenge's deck shuffle.
+
+The EAAI engine draws the first starting player and one shuffle seed per hand
+from a ``java.util.Random``; porting it lets a seed deal exactly the cards the
+Java engine deals, so results here can be checked against the real engine.
+"""
+
+from __future__ import annotations
+
+_MULTIPLIER = 0x5DEECE66D
+_ADDEND = 0xB
+_MASK48 = (1 << 48) - 1
+
+
+def _signed32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+class JavaRandom:
+    """``java.util.Random``: same seed, same sequence as the JVM."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self.set_seed(seed)
+
+    def set_seed(self, seed: int) -> None:
+        self._state = (seed ^ _MULTIPLIER) & _MASK48
+
+    def next(self, bits: int) -> int:
+        self._state = (self._state * _MULTIPLIER + _ADDEND) & _MASK48
+        return _signed32(self._state >> (48 - bits))
+
+    def next_int(self, bound: int | None = None) -> int:
+        """``nextInt()`` (a signed 32-bit int) or ``nextInt(bound)`` in ``[0, bound)``."""
+        if bound is None:
+            return self.next(32)
+        if bound <= 0:
+            raise ValueError(f"bound must be positive, got {bound}")
+        if bound & -bound == bound:
+            return (bound * self.next(31)) >> 31
+        while True:
+            bits = self.next(31)
+            value = bits % bound
+            if bits - value + (bound - 1) < 1 << 31:
+                return value
+
+    def next_long(self) -> int:
+        high = self.next(32)
+        low = self.next(32)
+        value = ((high << 32) + low) & 0xFFFFFFFFFFFFFFFF
+        return value - (1 << 64) if value >= 1 << 63 else value
+
+    def next_boolean(self) -> bool:
+        return self.next(1) != 0
+
+    def next_double(self) -> float:
+        return ((self.next(26) << 27) + self.next(27)) * (1.0 / (1 << 53))
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    """The deck ``Card.getShuffle(seed)`` builds, as a stack: the engine pops from the end.
+
+    ``Collections.shuffle(list, new Random(seed))`` on ids 0..51: for i from 52
+    down to 2, swap element i-1 with element nextInt(i). Inlined because the
+    engine shuffles once per hand and this is its costliest step.
+    """
+    deck = list(range(52))
+    state = (seed ^ _MULTIPLIER) & _MASK48
+    for i in range(52, 1, -1):
+        if i & -i == i:
+            state = (state * _MULTIPLIER + _ADDEND) & _MASK48
+            j = (i * (state >> 17)) >> 31
+        else:
+            while True:
+                state = (state * _MULTIPLIER + _ADDEND) & _MASK48
+                bits = state >> 17
+                j = bits % i
+                if bits - j + i - 1 < 0x80000000:
+                    break
+        deck[i - 1], deck[j] = deck[j], deck[i - 1]
+    return deck
+
+
+def deal_order(seed: int) -> list[int]:
+    """Cards in the order the engine takes them: 20 dealt, the upcard, then the stock top down."""
+    return shuffled_deck(seed)[::-1]

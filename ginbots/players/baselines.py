@@ -1,0 +1,136 @@
+"""Baseline players: the challenge's Simple player, a random player, document 003's greedy agent.
+
+They are the yardsticks every published win rate is quoted against, so they
+follow their definitions exactly and run fast (Simple is the benchmark player).
+"""
+
+from __future__ import annotations
+
+from ..cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
+from ..melds import best_meld_set, best_meld_sets, deadwood_after_discards, min_deadwood
+from ..player import HandTrackingPlayer, Hyperparameter, Melds
+
+
+class SimplePlayer(HandTrackingPlayer):
+    """``SimpleGinRummyPlayer`` of the EAAI challenge.
+
+    Takes the face-up card iff it joins a meld of hand + card; discards a card
+    leaving minimum deadwood (random among ties), never the face-up card just
+    taken nor one that repeats a {drawn, discarded} pair of this hand; knocks as
+    soon as deadwood <= 10; declares a uniformly random optimal meld set.
+    """
+
+    name = "simple"
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        super().start_hand(seat, starter, hand)
+        self.used_pairs: set[int] = set()
+
+    def will_draw_face_up(self, card: int) -> bool:
+        self.face_up = card
+        hand = self.hand
+        for pair in MELD_PAIRS[card]:
+            if hand & pair == pair:
+                return True
+        return False
+
+    def report_draw(self, seat: int, card: int | None) -> None:
+        if seat == self.seat:
+            self.hand |= 1 << card  # type: ignore[operator]
+            self.drawn = card  # type: ignore[assignment]
+
+    def report_discard(self, seat: int, card: int) -> None:
+        if seat == self.seat:
+            self.hand ^= 1 << card
+
+    def discard(self) -> int:
+        drawn = self.drawn
+        drawn_bit = 1 << drawn
+        skip = drawn if drawn == self.face_up else -1
+        used = self.used_pairs
+        best = 1 << 30
+        candidates: list[int] = []
+        for card, deadwood in deadwood_after_discards(self.hand):
+            if card == skip or (drawn_bit | 1 << card) in used:
+                continue
+            if deadwood < best:
+                best = deadwood
+                candidates = [card]
+            elif deadwood == best:
+                candidates.append(card)
+        choice = candidates[0] if len(candidates) == 1 else candidates[self.rng.randrange(len(candidates))]
+        used.add(drawn_bit | 1 << choice)
+        return choice
+
+    def knock(self) -> Melds | None:
+        if min_deadwood(self.hand) > MAX_DEADWOOD:
+            return None
+        return self._random_best_melds()
+
+    def declare_melds(self) -> Melds:
+        return self._random_best_melds()
+
+    def _random_best_melds(self) -> Melds:
+        options = best_meld_sets(self.hand)
+        return options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
+
+
+class RandomPlayer(HandTrackingPlayer):
+    """Uniformly random legal actions; knocks (with an optimal meld set) whenever legal."""
+
+    name = "random"
+    hyperparameters = (
+        Hyperparameter("take_probability", float, 0.5, 0.0, 1.0,
+                       doc="chance of taking an offered face-up card"),
+    )
+
+    def wants_face_up(self, card: int) -> bool:
+        return self.rng.random() < self.params["take_probability"]
+
+    def discard(self) -> int:
+        return self.rng.choice(cards_of(self.legal_discards()))
+
+    def knock(self) -> Melds | None:
+        if min_deadwood(self.hand) > MAX_DEADWOOD:
+            return None
+        return best_meld_set(self.hand)
+
+    def declare_melds(self) -> Melds:
+        return best_meld_set(self.hand)
+
+
+class GreedyPlayer(HandTrackingPlayer):
+    """The greedy agent of document 003 (Vento and Rahman), under the challenge's rules.
+
+    Takes the face-up card if that lowers its deadwood (after its best legal
+    discard); discards its highest-ranked deadwood card (ties: higher id);
+    knocks as soon as legal with an optimal meld set.
+    """
+
+    name = "greedy"
+
+    def wants_face_up(self, card: int) -> bool:
+        now = min_deadwood(self.hand)
+        after = min(dw for c, dw in deadwood_after_discards(self.hand | 1 << card) if c != card)
+        return after < now
+
+    def discard(self) -> int:
+        legal = self.legal_discards()
+        melded = 0
+        for m in best_meld_set(self.hand):
+            melded |= m
+        deadwood_cards = cards_of(legal & ~melded)
+        if deadwood_cards:
+            return max(deadwood_cards, key=lambda c: (c % 13, c))
+        # Every legal card is melded: give up the one that costs least.
+        options = [(dw, -RANK_POINTS[c % 13], -c, c) for c, dw in deadwood_after_discards(self.hand)
+                   if legal >> c & 1]
+        return min(options)[3]
+
+    def knock(self) -> Melds | None:
+        if min_deadwood(self.hand) > MAX_DEADWOOD:
+            return None
+        return best_meld_set(self.hand)
+
+    def declare_melds(self) -> Melds:
+        return best_meld_set(self.hand)
