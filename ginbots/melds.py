@@ -43,23 +43,37 @@ def _build_run_deadwood() -> list[int]:
 RUN_DEADWOOD: list[int] = _build_run_deadwood()
 
 
-def _set_options(c: int, h: int, s: int, d: int, sets: int) -> list[list[tuple[int, ...]]]:
-    """Per candidate rank, the ways to use it: no set, the 4-set, or one 3-set."""
-    options = []
+def _set_states(c: int, h: int, s: int, d: int, sets: int) -> list[tuple[int, int, int, int]]:
+    """The four suit masks left by each way of using the candidate ranks ``sets``.
+
+    Per rank: no set, the full set (3 or 4 cards), or, with all four suits,
+    any 3-set (freeing the fourth card for a run).
+    """
+    states = [(c, h, s, d)]
     while sets:
         bit = sets & -sets
         sets ^= bit
-        present = tuple(i for i, m in enumerate((c, h, s, d)) if m & bit)
-        rank_opts: list[tuple[int, ...]] = [(), tuple(i for i in present)]
-        if len(present) == 4:
-            rank_opts.extend(tuple(i for i in present if i != skip) for skip in present)
-        options.append([(bit, o) for o in rank_opts])  # type: ignore[misc]
-    return options  # type: ignore[return-value]
+        grown = []
+        for state in states:
+            c1, h1, s1, d1 = state
+            grown.append(state)
+            grown.append((c1 & ~bit, h1 & ~bit, s1 & ~bit, d1 & ~bit))
+            if c1 & h1 & s1 & d1 & bit:
+                grown.append((c1, h1 ^ bit, s1 ^ bit, d1 ^ bit))
+                grown.append((c1 ^ bit, h1, s1 ^ bit, d1 ^ bit))
+                grown.append((c1 ^ bit, h1 ^ bit, s1, d1 ^ bit))
+                grown.append((c1 ^ bit, h1 ^ bit, s1 ^ bit, d1))
+        states = grown
+    return states
 
 
 def _candidate_sets(c: int, h: int, s: int, d: int) -> int:
     """Ranks (13-bit mask) where the hand holds at least three suits."""
     return (c & h & (s | d)) | (s & d & (c | h))
+
+
+def _split(hand: int) -> tuple[int, int, int, int]:
+    return hand & SUIT_MASK, hand >> 13 & SUIT_MASK, hand >> 26 & SUIT_MASK, hand >> 39
 
 
 def min_deadwood(hand: int) -> int:
@@ -69,55 +83,55 @@ def min_deadwood(hand: int) -> int:
     s = hand >> 26 & SUIT_MASK
     d = hand >> 39
     sets = (c & h & (s | d)) | (s & d & (c | h))
-    if not sets:
-        return RUN_DEADWOOD[c] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s] + RUN_DEADWOOD[d]
-    return _min_deadwood_with_sets(c, h, s, d, sets)
-
-
-def _min_deadwood_with_sets(c: int, h: int, s: int, d: int, sets: int) -> int:
     table = RUN_DEADWOOD
-    best = table[c] + table[h] + table[s] + table[d]
-    for choice in product(*_set_options(c, h, s, d, sets)):
-        suits = [c, h, s, d]
-        for bit, used in choice:
-            for i in used:
-                suits[i] ^= bit
-        value = table[suits[0]] + table[suits[1]] + table[suits[2]] + table[suits[3]]
-        if value < best:
-            best = value
-    return best
+    if not sets:
+        return table[c] + table[h] + table[s] + table[d]
+    return min([table[a] + table[b] + table[x] + table[y] for a, b, x, y in _set_states(c, h, s, d, sets)])
 
 
 def deadwood_after_discards(hand: int) -> list[tuple[int, int]]:
-    """``(card, min_deadwood(hand without card))`` for every card of ``hand``, ascending.
+    """``(card, min_deadwood(hand without card))`` for every card of ``hand``.
 
-    One call for all candidate discards: without set candidates a discard only
-    changes its own suit's term, so each candidate costs one table look-up.
+    One call for all candidate discards: a discard only changes its own suit's
+    term, so each (set choice, card) pair costs one table look-up. A set choice
+    that uses the card is skipped: if that was a 4-set, the 3-set of the other
+    three cards is a choice of its own and covers it.
     """
     c = hand & SUIT_MASK
     h = hand >> 13 & SUIT_MASK
     s = hand >> 26 & SUIT_MASK
     d = hand >> 39
-    if (c & h & (s | d)) | (s & d & (c | h)):
-        out = []
-        rest = hand
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            out.append((low.bit_length() - 1, min_deadwood(hand ^ low)))
-        return out
     table = RUN_DEADWOOD
-    suit_terms = (table[c], table[h], table[s], table[d])
-    total = suit_terms[0] + suit_terms[1] + suit_terms[2] + suit_terms[3]
+    sets = (c & h & (s | d)) | (s & d & (c | h))
     out = []
+    if not sets:
+        suit_terms = (table[c], table[h], table[s], table[d])
+        total = suit_terms[0] + suit_terms[1] + suit_terms[2] + suit_terms[3]
+        for suit, m in enumerate((c, h, s, d)):
+            base = total - suit_terms[suit]
+            offset = _SUIT_SHIFTS[suit]
+            rest = m
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                out.append((offset + low.bit_length() - 1, base + table[m ^ low]))
+        return out
+    scored = [(st, table[st[0]] + table[st[1]] + table[st[2]] + table[st[3]])
+              for st in _set_states(c, h, s, d, sets)]
     for suit, m in enumerate((c, h, s, d)):
-        base = total - suit_terms[suit]
         offset = _SUIT_SHIFTS[suit]
         rest = m
         while rest:
             low = rest & -rest
             rest ^= low
-            out.append((offset + low.bit_length() - 1, base + table[m ^ low]))
+            best = 1 << 30
+            for st, total in scored:
+                left = st[suit]
+                if left & low:
+                    value = total - table[left] + table[left ^ low]
+                    if value < best:
+                        best = value
+            out.append((offset + low.bit_length() - 1, best))
     return out
 
 
@@ -144,28 +158,23 @@ def run_coverings(suit_mask: int) -> tuple[tuple[int, ...], ...]:
 
 def _optimal_set_choices(hand: int) -> list[tuple[list[int], list[int]]]:
     """Each optimal choice of sets: (set melds as masks, the four remaining suit masks)."""
-    c = hand & SUIT_MASK
-    h = hand >> 13 & SUIT_MASK
-    s = hand >> 26 & SUIT_MASK
-    d = hand >> 39
+    c, h, s, d = full = _split(hand)
     sets = _candidate_sets(c, h, s, d)
-    target = min_deadwood(hand)
     if not sets:
         return [([], [c, h, s, d])]
+    target = min_deadwood(hand)
     out = []
-    for choice in product(*_set_options(c, h, s, d, sets)):
-        suits = [c, h, s, d]
+    for state in _set_states(c, h, s, d, sets):
+        if sum(RUN_DEADWOOD[m] for m in state) != target:
+            continue
+        removed = [full[i] & ~state[i] for i in range(4)]
         set_melds = []
-        for bit, used in choice:
-            if not used:
-                continue
-            meld = 0
-            for i in used:
-                suits[i] ^= bit
-                meld |= bit << _SUIT_SHIFTS[i]
-            set_melds.append(meld)
-        if sum(RUN_DEADWOOD[m] for m in suits) == target:
-            out.append((set_melds, suits))
+        ranks = removed[0] | removed[1] | removed[2] | removed[3]
+        while ranks:
+            bit = ranks & -ranks
+            ranks ^= bit
+            set_melds.append(sum(bit << _SUIT_SHIFTS[i] for i in range(4) if removed[i] & bit))
+        out.append((set_melds, list(state)))
     return out
 
 

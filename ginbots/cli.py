@@ -1,0 +1,181 @@
+"""The ``ginbots`` command: list players, play matches, replay traces, run benchmarks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Sequence
+
+from .engine import GameConfig
+
+
+def _budget(text: str) -> float | None:
+    if text.lower() in ("off", "none", "0"):
+        return None
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("time budget must be positive, or 'off'")
+    return value
+
+
+def _confidence(text: str) -> float:
+    value = float(text)
+    if value > 1:
+        value /= 100
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError("confidence must be in (0, 1) or a percentage")
+    return value
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from .registry import describe_players
+
+    players = describe_players()
+    if args.json:
+        print(json.dumps(players, indent=2, default=str))
+        return 0
+    for p in players:
+        if "error" in p:
+            print(f"{p['name']}  [failed to load: {p['error']}]")
+            continue
+        print(f"{p['name']}  ({p['target']})\n    {p['summary']}")
+        for hp in p["hyperparameters"]:
+            if hp["choices"]:
+                space = "{" + ", ".join(map(str, hp["choices"])) + "}"
+            elif hp["type"] == "bool":
+                space = "{true, false}"
+            else:
+                space = f"[{hp['low']}, {hp['high']}]{' log' if hp['log'] else ''}"
+            print(f"    - {hp['name']} = {hp['default']!r}  {hp['type']} {space}  {hp['doc']}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .match import MatchConfig, run_match, write_json
+    from .registry import parse_spec
+    from .trace import write_traces
+
+    spec_a = parse_spec(args.player_a, args.params_a)
+    spec_b = parse_spec(args.player_b, args.params_b)
+    config = MatchConfig(
+        games=args.games,
+        seed=args.seed,
+        workers=args.workers,
+        duplicate=args.duplicate,
+        single_hand=args.single_hand,
+        confidence=args.confidence,
+        game=GameConfig(time_budget=args.time_budget, max_turns_per_hand=args.max_turns),
+    )
+    on_traces = None
+    if args.trace:
+        open(args.trace, "w").close()
+
+        def on_traces(traces: list[dict[str, Any]]) -> None:
+            write_traces(args.trace, traces, append=True)
+
+    report = run_match(spec_a, spec_b, config, progress=None if args.progress is None else args.progress,
+                       on_traces=on_traces)
+    print(report.to_text())
+    if args.json:
+        write_json(report, args.json)
+        print(f"  results written to {args.json}")
+    if args.trace:
+        print(f"  traces written to {args.trace} (ginbots replay {args.trace} --game N --hand K)")
+    return 130 if report.interrupted else 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .trace import describe_hand, read_traces, replay
+
+    records = list(read_traces(args.trace))
+    if not records:
+        print(f"{args.trace}: no games", file=sys.stderr)
+        return 2
+    chosen = [r for r in records if r.get("game", records.index(r)) == args.game] if args.game is not None else records[:1]
+    if not chosen:
+        print(f"{args.trace}: no game {args.game} (games: {[r.get('game') for r in records][:20]}...)", file=sys.stderr)
+        return 2
+    record = chosen[0]
+    if args.check:
+        failures = 0
+        for rec in (records if args.game is None else chosen):
+            report = replay(rec)
+            if not report.ok:
+                failures += 1
+                print(f"game {rec.get('game', '?')}: {report.mismatches[0]}")
+        total = len(records) if args.game is None else 1
+        print(f"replayed {total} game(s): {total - failures} identical, {failures} different")
+        return 1 if failures else 0
+    hands = [args.hand] if args.hand else range(1, len(record["hands"]) + 1)
+    for k in hands:
+        print(describe_hand(record, k))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import format_results, run_all
+
+    results = run_all(quick=args.quick)
+    print(format_results(results))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=2)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ginbots", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="registered players and their hyperparameters")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("match", help="head-to-head match between two players")
+    p.add_argument("player_a", help="player spec: NAME, NAME:tuned, NAME:file.json or NAME:k=v,k=v")
+    p.add_argument("player_b")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help=f"worker processes (this machine has {os.cpu_count()} cores)")
+    p.add_argument("--duplicate", action="store_true", help="play each deal sequence twice with seats swapped")
+    p.add_argument("--single-hand", action="store_true", help="single hands instead of games to 100 (hand win rate)")
+    p.add_argument("--confidence", type=_confidence, default=0.90, help="Wilson interval level (default 0.90)")
+    p.add_argument("--time-budget", type=_budget, default=30.0, help="thinking seconds per player per game, or off")
+    p.add_argument("--max-turns", type=int, default=GameConfig.max_turns_per_hand, help="turn cap per hand (cancels)")
+    p.add_argument("--params-a", help="JSON parameter file for player A")
+    p.add_argument("--params-b", help="JSON parameter file for player B")
+    p.add_argument("--json", help="write the results as JSON")
+    p.add_argument("--trace", help="write every game as a JSON Lines trace")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar (default: when stderr is a terminal)")
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("replay", help="print or check a recorded game")
+    p.add_argument("trace")
+    p.add_argument("--game", type=int, help="game index in the trace file (default: the first)")
+    p.add_argument("--hand", type=int, help="hand number, from 1 (default: all)")
+    p.add_argument("--check", action="store_true", help="replay through the engine and compare every event")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="speed benchmarks on this machine")
+    p.add_argument("--quick", action="store_true", help="short run (less precise)")
+    p.add_argument("--json", help="write the figures as JSON")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, KeyError, OSError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"ginbots {args.command}: error: {message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Finding players by name: the bundle's own plus any registered by other packages.
+
+Third-party packages add a bot through the ``ginbots.players`` entry-point
+group (``mybot = "mypkg.bots:MyBot"``); it then shows up in ``ginbots list``
+and can be named in ``ginbots match``. A spec names a bot and its parameters:
+``keats``, ``keats:tuned`` (``tuning/best/keats.json``), ``keats:path.json`` or
+``keats:knock_threshold=6,late_game_stock=12``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import warnings
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .player import Player, resolve_params
+
+ENTRY_POINT_GROUP = "ginbots.players"
+
+#: The bundle's own players, found even when the package is not installed.
+BUILTIN_PLAYERS = {
+    "simple": "ginbots.players.baselines:SimplePlayer",
+    "random": "ginbots.players.baselines:RandomPlayer",
+    "greedy": "ginbots.players.baselines:GreedyPlayer",
+}
+
+#: Where ``NAME:tuned`` looks for tuned parameters (``tuning/best/NAME.json``).
+TUNED_DIR = Path(__file__).resolve().parent.parent / "tuning" / "best"
+
+
+def _load(target: str) -> type[Player]:
+    module_name, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), attr)
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise TypeError(f"{target} is not a ginbots Player subclass")
+    return cls
+
+
+def available_players() -> dict[str, str]:
+    """Registered name -> ``module:Class`` (built-ins first, then entry points)."""
+    found = dict(BUILTIN_PLAYERS)
+    try:
+        entry_points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except TypeError:  # Python < 3.10 API shape
+        entry_points = metadata.entry_points().get(ENTRY_POINT_GROUP, [])  # type: ignore[attr-defined]
+    for ep in entry_points:
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def player_class(name: str) -> type[Player]:
+    """The class registered as ``name``; KeyError lists the known names."""
+    players = available_players()
+    if name not in players:
+        raise KeyError(f"no player named {name!r}; registered: {', '.join(sorted(players))}")
+    return _load(players[name])
+
+
+def load_params_file(path: str | Path) -> dict[str, Any]:
+    """Parameters from a JSON file: a plain object, or one with a ``params`` key
+    (the shape of ``tuning/best/BOT.json``)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ValueError(f"parameter file {path} does not exist") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"parameter file {path} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    if isinstance(data, dict) and isinstance(data.get("params"), dict):
+        data = data["params"]
+    if not isinstance(data, dict):
+        raise ValueError(f"parameter file {path} must hold a JSON object of name: value")
+    return data
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A picklable recipe for a player: registry name plus parameters."""
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
+
+    def make(self, seed: int | None = None) -> Player:
+        return player_class(self.name)(seed=seed, **self.params)
+
+
+def parse_spec(text: str, params_file: str | Path | None = None) -> PlayerSpec:
+    """A spec string (see module doc) as a validated ``PlayerSpec``."""
+    name, _, extra = text.partition(":")
+    cls = player_class(name)
+    params: dict[str, Any] = {}
+    if params_file is not None:
+        params.update(load_params_file(params_file))
+    if extra == "tuned":
+        path = TUNED_DIR / f"{name}.json"
+        if not path.exists():
+            raise ValueError(f"{text}: no tuned parameters at {path} (run `ginbots tune {name}` first)")
+        params.update(load_params_file(path))
+    elif extra.endswith(".json"):
+        params.update(load_params_file(extra))
+    elif extra:
+        for item in extra.split(","):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"{text}: expected NAME:key=value,... or NAME:tuned or NAME:file.json")
+            params[key.strip()] = _parse_value(value.strip())
+    resolve_params(cls, params)  # fail now, with the bot's own message
+    return PlayerSpec(name=name, params=params, label=text if extra else name)
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def describe_players() -> list[dict[str, Any]]:
+    """Every registered player with its docstring summary and hyperparameters."""
+    out = []
+    for name, target in available_players().items():
+        try:
+            cls = _load(target)
+        except Exception as exc:  # a broken plugin must not hide the others
+            warnings.warn(f"player {name!r} ({target}) failed to load: {exc}")
+            out.append({"name": name, "target": target, "error": str(exc), "hyperparameters": []})
+            continue
+        doc = (cls.__doc__ or "").strip().splitlines()
+        out.append({
+            "name": name,
+            "target": target,
+            "summary": doc[0] if doc else "",
+            "hyperparameters": [
+                {"name": hp.name, "type": hp.kind.__name__, "default": hp.default, "low": hp.low,
+                 "high": hp.high, "log": hp.log, "choices": hp.choices, "doc": hp.doc}
+                for hp in cls.hyperparameters
+            ],
+        })
+    return out

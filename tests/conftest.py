@@ -1,0 +1,25 @@
+"""Shared test helpers: the EAAI fixtures (copied into tests/data/eaai) and scripted players."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+DATA = Path(__file__).parent / "data" / "eaai"
+
+
+def fixture_records(name: str) -> list[dict[str, Any]]:
+    with open(DATA / name, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    return DATA
+
+
+def iter_fixture(name: str) -> Iterator[dict[str, Any]]:
+    yield from fixture_records(name)
