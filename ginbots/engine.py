@@ -344,7 +344,11 @@ def play_game(
                 break
             shuffle_seed = rng.next_int()
             if decks is not None:
+                if len(hands_played) >= len(decks):
+                    raise ValueError(f"decks holds {len(decks)} deals; hand {len(hands_played) + 1} needs another")
                 deck = list(decks[len(hands_played)])
+                if sorted(deck) != list(range(NUM_CARDS)):
+                    raise ValueError(f"deck for hand {len(hands_played) + 1} is not a permutation of 0-51")
                 shuffle_seed_used = None
             else:
                 deck = deal_order(shuffle_seed)

@@ -142,10 +142,11 @@ def replay(record: dict[str, Any], config: GameConfig | None = None) -> ReplayRe
     decks = [deck_of(h) for h in hands]
     use_decks = all(d is not None for d in decks)
     first_starter = hands[0].get("starting_player") if hands else None
+    config = config or GameConfig(time_budget=None, max_hands_per_game=max(1, len(hands)))
     result = play_game(
         players,
         seed=record.get("engine_seed", 0),
-        config=config or GameConfig(time_budget=None),
+        config=config,
         decks=decks if use_decks else None,  # type: ignore[arg-type]
         first_starter=first_starter if use_decks else None,
         trace=True,

@@ -1,0 +1,93 @@
+import json
+
+import pytest
+
+from ginbots.cli import main
+from ginbots.match import MatchConfig, derive_seed, run_match, schedule
+from ginbots.registry import parse_spec
+from ginbots.stats import LatencyHistogram, wilson, z_for
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(50, 100, 0.95)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson(0, 10, 0.90)
+    assert lo == 0.0 and hi == pytest.approx(0.2130, abs=1e-3)
+    assert z_for(0.90) == pytest.approx(1.6449, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_latency_histogram_quantiles_and_merge():
+    h = LatencyHistogram()
+    h.add_many([0.001] * 98 + [0.5, 0.5])
+    assert h.quantile(0.5) == pytest.approx(0.001, rel=0.03)
+    assert h.quantile(0.99) == pytest.approx(0.5, rel=0.03)
+    g = LatencyHistogram.from_json(json.loads(json.dumps(h.to_json())))
+    g.merge(h)
+    assert g.total == 200 and g.quantile(0.5) == pytest.approx(0.001, rel=0.03)
+
+
+def test_schedule_alternates_seats_and_duplicates_deals():
+    plain = schedule(MatchConfig(games=6, seed=3))
+    assert [j.a_seat for j in plain] == [0, 1, 0, 1, 0, 1]
+    assert len({j.engine_seed for j in plain}) == 6
+    dup = schedule(MatchConfig(games=5, seed=3, duplicate=True))
+    assert len(dup) == 6  # rounded up to whole pairs
+    for first, second in zip(dup[::2], dup[1::2]):
+        assert first.engine_seed == second.engine_seed and first.a_seat != second.a_seat
+    assert derive_seed(1, 2) != derive_seed(2, 1) and derive_seed(1, 2) == derive_seed(1, 2)
+
+
+def test_match_results_do_not_depend_on_the_worker_count():
+    a, b = parse_spec("simple"), parse_spec("random")
+    one = run_match(a, b, MatchConfig(games=24, seed=5, workers=1), progress=False)
+    two = run_match(a, b, MatchConfig(games=24, seed=5, workers=2), progress=False)
+    assert [g["winner"] for g in one.games] == [g["winner"] for g in two.games]
+    assert [g["scores"] for g in one.games] == [g["scores"] for g in two.games]
+    data = one.to_json()
+    assert data["A"]["wins"] + data["A"]["losses"] == 24
+    assert data["A"]["wins"] > data["B"]["wins"]  # simple beats random
+    assert data["A"]["decision_ms"]["decisions"] > 0
+
+
+def test_single_hand_mode_counts_hands():
+    report = run_match(parse_spec("simple"), parse_spec("greedy"),
+                       MatchConfig(games=40, seed=2, single_hand=True), progress=False)
+    data = report.to_json()
+    assert data["mode"] == "single-hand" and data["hands"] == 40
+    assert data["A"]["wins"] + data["B"]["wins"] + data["A"]["draws"] == 40
+
+
+def test_forfeits_are_counted_and_the_match_goes_on(monkeypatch):
+    from ginbots.players import baselines
+
+    def broken_discard(self):
+        raise ValueError("bad bot")
+    monkeypatch.setattr(baselines.GreedyPlayer, "discard", broken_discard)
+    report = run_match(parse_spec("simple"), parse_spec("greedy"), MatchConfig(games=4, seed=1), progress=False)
+    data = report.to_json()
+    assert data["A"]["wins"] == 4 and data["B"]["forfeits"] == 4
+    assert all("bad bot" in f["reason"] and f["role"] == "B" for f in data["forfeit_list"])
+    assert "forfeits: 4" in report.to_text()
+
+
+def test_cli_match_prints_and_writes_json_and_traces(tmp_path, capsys):
+    out, trace = tmp_path / "m.json", tmp_path / "t.jsonl"
+    code = main(["match", "simple", "greedy", "--games", "10", "--seed", "7", "--duplicate",
+                 "--json", str(out), "--trace", str(trace), "--no-progress", "--confidence", "95"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "simple vs greedy: 10 games to 100" in text and "95% Wilson CI" in text
+    data = json.loads(out.read_text())
+    assert data["games"] == 10 and data["duplicate"] and data["confidence"] == 0.95
+    assert main(["replay", str(trace), "--check"]) == 0
+    assert "10 identical" in capsys.readouterr().out
+    assert main(["replay", str(trace), "--game", "3", "--hand", "1"]) == 0
+    assert "Hand 1 of" in capsys.readouterr().out
+
+
+def test_cli_reports_bad_input_clearly(capsys):
+    assert main(["match", "simple", "nobody", "--games", "2"]) == 2
+    assert "no player named 'nobody'" in capsys.readouterr().err
+    assert main(["match", "random:take_probability=7", "simple", "--games", "2"]) == 2
+    assert "take_probability" in capsys.readouterr().err
