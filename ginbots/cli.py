@@ -171,6 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:  # output piped into head and closed: not an error
+        sys.stderr.close()
+        return 0
     except (ValueError, KeyError, OSError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"ginbots {args.command}: error: {message}", file=sys.stderr)

@@ -28,8 +28,17 @@ BUILTIN_PLAYERS = {
     "greedy": "ginbots.players.baselines:GreedyPlayer",
 }
 
-#: Where ``NAME:tuned`` looks for tuned parameters (``tuning/best/NAME.json``).
-TUNED_DIR = Path(__file__).resolve().parent.parent / "tuning" / "best"
+#: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working
+#: directory first (a checkout or a user's own study), then the source tree.
+TUNED_DIRS = (Path("tuning") / "best", Path(__file__).resolve().parent.parent / "tuning" / "best")
+
+
+def tuned_params_path(name: str) -> Path | None:
+    for folder in TUNED_DIRS:
+        path = folder / f"{name}.json"
+        if path.exists():
+            return path
+    return None
 
 
 def _load(target: str) -> type[Player]:
@@ -100,9 +109,10 @@ def parse_spec(text: str, params_file: str | Path | None = None) -> PlayerSpec:
     if params_file is not None:
         params.update(load_params_file(params_file))
     if extra == "tuned":
-        path = TUNED_DIR / f"{name}.json"
-        if not path.exists():
-            raise ValueError(f"{text}: no tuned parameters at {path} (run `ginbots tune {name}` first)")
+        path = tuned_params_path(name)
+        if path is None:
+            where = " or ".join(str(d / f"{name}.json") for d in TUNED_DIRS)
+            raise ValueError(f"{text}: no tuned parameters at {where} (run `ginbots tune {name}` first)")
         params.update(load_params_file(path))
     elif extra.endswith(".json"):
         params.update(load_params_file(extra))

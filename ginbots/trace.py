@@ -192,7 +192,7 @@ def describe_hand(record: dict[str, Any], index: int) -> str:
         raise ValueError(f"hand {index} does not exist: the trace has hands 1-{len(hands)}")
     hand = hands[index - 1]
     held = [mask_of(parse_card(c) for c in hand["dealt"][s]) for s in (0, 1)]
-    names = record.get("players", ["seat 0", "seat 1"])
+    names = record.get("players", ["player", "player"])
     lines = [f"Hand {index} of {len(hands)} (engine seed {record.get('engine_seed')})"]
     for s in (0, 1):
         lines.append(f"  {names[s]} (seat {s}) dealt: {format_hand(held[s])}")
