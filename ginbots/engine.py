@@ -261,6 +261,7 @@ def play_game(
     times: tuple[list[float], list[float]] = ([], [])
     acting = -1
     t0 = 0.0
+    last = 0.0
 
     def fault(seat: int, action: str, exc: BaseException) -> _GameOver:
         if isinstance(exc, _Overtime):
@@ -274,7 +275,8 @@ def play_game(
                                  f"used {used[seat]:.3f} s of thinking time, budget {budget:g} s"))
 
     def call(seat: int, action: str, fn: Any, *args: Any) -> Any:
-        nonlocal acting, t0
+        """Run one callback of ``seat``, charge its time, turn any failure into a forfeit."""
+        nonlocal acting, t0, last
         acting = seat
         t0 = perf_counter()
         try:
@@ -282,17 +284,11 @@ def play_game(
         except (Exception, _Overtime, SystemExit) as exc:
             acting = -1
             raise fault(seat, action, exc) from None
-        t1 = perf_counter()
+        last = perf_counter() - t0
         acting = -1
-        used[seat] += t1 - t0
+        used[seat] += last
         if used[seat] > budget:
             raise overtime(seat, action)
-        return answer
-
-    def decide(seat: int, action: str, fn: Any, *args: Any) -> Any:
-        start = used[seat]
-        answer = call(seat, action, fn, *args)
-        times[seat].append(used[seat] - start)
         return answer
 
     def illegal(seat: int, action: str, rule: str, detail: str) -> _GameOver:
@@ -389,19 +385,8 @@ def play_game(
                 face_up = pile[-1]
                 take = False
                 if not (turns == 2 and face_up == first_up):
-                    acting = cur
-                    t0 = perf_counter()
-                    try:
-                        take = offer_fns[cur](face_up)
-                    except (Exception, _Overtime, SystemExit) as exc:
-                        acting = -1
-                        raise fault(cur, "will_draw_face_up", exc) from None
-                    t1 = perf_counter()
-                    acting = -1
-                    used[cur] += t1 - t0
-                    times[cur].append(t1 - t0)
-                    if used[cur] > budget:
-                        raise overtime(cur, "will_draw_face_up")
+                    take = call(cur, "will_draw_face_up", offer_fns[cur], face_up)
+                    times[cur].append(last)
                     if take is not True and take is not False:
                         try:
                             take = _as_bool(take)
@@ -420,34 +405,13 @@ def play_game(
                     top += 1
                 draws += 1
                 hand_masks[cur] |= 1 << drawn
-                for i in (0, 1):
-                    acting = i
-                    t0 = perf_counter()
-                    try:
-                        draw_reports[i](cur, drawn if (i == cur or take) else None)
-                    except (Exception, _Overtime, SystemExit) as exc:
-                        acting = -1
-                        raise fault(i, "report_draw", exc) from None
-                    acting = -1
-                    used[i] += perf_counter() - t0
-                if used[0] > budget or used[1] > budget:
-                    raise overtime(0 if used[0] > budget else 1, "report_draw")
+                call(0, "report_draw", draw_reports[0], cur, drawn if (cur == 0 or take) else None)
+                call(1, "report_draw", draw_reports[1], cur, drawn if (cur == 1 or take) else None)
                 if events is not None:
                     events.append({"e": "draw", "p": cur, "card": CARD_NAMES[drawn]})
 
-                acting = cur
-                t0 = perf_counter()
-                try:
-                    card = discard_fns[cur]()
-                except (Exception, _Overtime, SystemExit) as exc:
-                    acting = -1
-                    raise fault(cur, "discard", exc) from None
-                t1 = perf_counter()
-                acting = -1
-                used[cur] += t1 - t0
-                times[cur].append(t1 - t0)
-                if used[cur] > budget:
-                    raise overtime(cur, "discard")
+                card = call(cur, "discard", discard_fns[cur])
+                times[cur].append(last)
                 if type(card) is not int or not 0 <= card < NUM_CARDS:
                     try:
                         card = _as_card(card)
@@ -460,35 +424,14 @@ def play_game(
                     raise illegal(cur, "discard", "discard-face-up",
                                   f"discarded {CARD_NAMES[card]}, the face-up card it just took")
                 hand_masks[cur] ^= 1 << card
-                for i in (0, 1):
-                    acting = i
-                    t0 = perf_counter()
-                    try:
-                        discard_reports[i](cur, card)
-                    except (Exception, _Overtime, SystemExit) as exc:
-                        acting = -1
-                        raise fault(i, "report_discard", exc) from None
-                    acting = -1
-                    used[i] += perf_counter() - t0
-                if used[0] > budget or used[1] > budget:
-                    raise overtime(0 if used[0] > budget else 1, "report_discard")
+                call(0, "report_discard", discard_reports[0], cur, card)
+                call(1, "report_discard", discard_reports[1], cur, card)
                 pile.append(card)
                 if events is not None:
                     events.append({"e": "discard", "p": cur, "card": CARD_NAMES[card]})
 
-                acting = cur
-                t0 = perf_counter()
-                try:
-                    knock_melds = knock_fns[cur]()
-                except (Exception, _Overtime, SystemExit) as exc:
-                    acting = -1
-                    raise fault(cur, "knock", exc) from None
-                t1 = perf_counter()
-                acting = -1
-                used[cur] += t1 - t0
-                times[cur].append(t1 - t0)
-                if used[cur] > budget:
-                    raise overtime(cur, "knock")
+                knock_melds = call(cur, "knock", knock_fns[cur])
+                times[cur].append(last)
                 if knock_melds is not None:
                     break
                 turns += 1
@@ -516,7 +459,8 @@ def play_game(
                     call(i, "report_final_melds", p.report_final_melds, knocker, kmelds)
                 if events is not None:
                     events.append({"e": "melds", "p": knocker, "melds": _meld_lists(kmelds)})
-                declared = decide(opponent, "declare_melds", (p0, p1)[opponent].declare_melds)
+                declared = call(opponent, "declare_melds", (p0, p1)[opponent].declare_melds)
+                times[opponent].append(last)
                 if declared is None:
                     raise illegal(opponent, "declare_melds", "missing-declaration", "returned None")
                 try:

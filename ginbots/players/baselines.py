@@ -75,7 +75,19 @@ class SimplePlayer(HandTrackingPlayer):
         return options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
 
 
-class RandomPlayer(HandTrackingPlayer):
+class KnocksWhenLegal(HandTrackingPlayer):
+    """Knocks as soon as deadwood <= 10 and declares the first optimal meld set."""
+
+    def knock(self) -> Melds | None:
+        if min_deadwood(self.hand) > MAX_DEADWOOD:
+            return None
+        return best_meld_set(self.hand)
+
+    def declare_melds(self) -> Melds:
+        return best_meld_set(self.hand)
+
+
+class RandomPlayer(KnocksWhenLegal):
     """Uniformly random legal actions; knocks (with an optimal meld set) whenever legal."""
 
     name = "random"
@@ -90,16 +102,9 @@ class RandomPlayer(HandTrackingPlayer):
     def discard(self) -> int:
         return self.rng.choice(cards_of(self.legal_discards()))
 
-    def knock(self) -> Melds | None:
-        if min_deadwood(self.hand) > MAX_DEADWOOD:
-            return None
-        return best_meld_set(self.hand)
-
-    def declare_melds(self) -> Melds:
-        return best_meld_set(self.hand)
 
 
-class GreedyPlayer(HandTrackingPlayer):
+class GreedyPlayer(KnocksWhenLegal):
     """The greedy agent of document 003 (Vento and Rahman), under the challenge's rules.
 
     Takes the face-up card if that lowers its deadwood (after its best legal
@@ -126,11 +131,3 @@ class GreedyPlayer(HandTrackingPlayer):
         options = [(dw, -RANK_POINTS[c % 13], -c, c) for c, dw in deadwood_after_discards(self.hand)
                    if legal >> c & 1]
         return min(options)[3]
-
-    def knock(self) -> Melds | None:
-        if min_deadwood(self.hand) > MAX_DEADWOOD:
-            return None
-        return best_meld_set(self.hand)
-
-    def declare_melds(self) -> Melds:
-        return best_meld_set(self.hand)
