@@ -72,8 +72,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.trace:
         open(args.trace, "w").close()
 
-        def on_traces(traces: list[dict[str, Any]]) -> None:
+        def append_traces(traces: list[dict[str, Any]]) -> None:
             write_traces(args.trace, traces, append=True)
+        on_traces = append_traces
 
     report = run_match(spec_a, spec_b, config, progress=None if args.progress is None else args.progress,
                        on_traces=on_traces)

@@ -14,56 +14,25 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, Sequence
 
-from .cards import (
-    CARD_NAMES,
-    GIN_BONUS,
-    GOAL_SCORE,
-    MAX_DEADWOOD,
-    MELD_SET,
-    NUM_CARDS,
-    UNDERCUT_BONUS,
-    cards_of,
-    points_of,
-)
+from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of
 from .javarandom import JavaRandom, deal_order
 from .player import Player
+from .rules import (
+    RULES,
+    Forfeit,
+    as_bool,
+    as_card,
+    as_meld_masks,
+    check_melds,
+    lay_off,
+    meld_lists,
+    meld_names,
+    names_of,
+    score_knock,
+)
 
-# Forfeit rules: a short code and the rule it stands for.
-RULES = {
-    "discard-not-in-hand": "a discard must be a card in the player's hand",
-    "discard-face-up": "a card taken face-up may not be discarded in the same turn",
-    "illegal-meld": "every declared meld must be a legal set or run",
-    "meld-not-in-hand": "declared melds must be cards of the player's hand",
-    "overlapping-melds": "declared melds must be disjoint",
-    "knock-over-10": f"a knock needs deadwood <= {MAX_DEADWOOD} under the declared melds",
-    "missing-declaration": "when the opponent knocks, a player must declare melds (an empty list is fine)",
-    "bad-answer-type": "each decision must return the type the interface names",
-    "exception": "a player must not raise",
-    "time-budget": "a player's thinking time per game is limited",
-}
-
-
-@dataclass(frozen=True)
-class Forfeit:
-    """Why a game ended early: who, in which callback, which rule, details."""
-
-    seat: int
-    player: str
-    action: str
-    rule: str
-    detail: str
-
-    @property
-    def reason(self) -> str:
-        return (
-            f"seat {self.seat} ({self.player}) forfeits in {self.action}: {self.detail} "
-            f"[rule {self.rule}: {RULES.get(self.rule, '')}]"
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {"p": self.seat, "player": self.player, "action": self.action,
-                "rule": self.rule, "detail": self.detail, "reason": self.reason}
-
+__all__ = ["GameConfig", "GameResult", "HandResult", "Forfeit", "RULES", "play_game", "lay_off", "score_knock",
+           "check_melds", "as_meld_masks"]
 
 @dataclass(frozen=True)
 class GameConfig:
@@ -130,110 +99,6 @@ class _GameOver(Exception):
         self.forfeit = forfeit
 
 
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def as_meld_masks(value: Any) -> tuple[int, ...]:
-    """A player's melds as a tuple of card-set ints; TypeError says what is wrong.
-
-    Each meld may be a card-set int or a sequence of distinct card ids.
-    """
-    if isinstance(value, (str, bytes, int)) or not hasattr(value, "__iter__"):
-        raise TypeError(f"melds must be a list of melds, got {_describe(value)}")
-    out = []
-    for meld in value:
-        if isinstance(meld, bool):
-            raise TypeError(f"a meld must be a card-set int or a list of card ids, got {meld!r}")
-        if isinstance(meld, int) or hasattr(meld, "__index__"):
-            mask = int(meld)
-            if not 0 < mask < 1 << NUM_CARDS:
-                raise TypeError(f"meld mask {mask} is not a set of cards 0-51")
-        elif hasattr(meld, "__iter__") and not isinstance(meld, (str, bytes)):
-            mask = 0
-            n = 0
-            for c in meld:
-                c = _as_card(c)
-                mask |= 1 << c
-                n += 1
-            if n != mask.bit_count():
-                raise TypeError(f"meld {_describe(meld)} names a card twice")
-        else:
-            raise TypeError(f"a meld must be a card-set int or a list of card ids, got {_describe(meld)}")
-        out.append(mask)
-    return tuple(out)
-
-
-def _as_card(value: Any) -> int:
-    if isinstance(value, bool) or not (isinstance(value, int) or hasattr(value, "__index__")):
-        raise TypeError(f"a card must be an int 0-51, got {_describe(value)}")
-    card = int(value)
-    if not 0 <= card < NUM_CARDS:
-        raise TypeError(f"a card must be an int 0-51, got {card}")
-    return card
-
-
-def _as_bool(value: Any) -> bool:
-    if type(value).__name__ in ("bool_", "bool"):
-        return bool(value)
-    raise TypeError(f"will_draw_face_up must return a bool, got {_describe(value)}")
-
-
-def check_melds(hand: int, melds: tuple[int, ...]) -> tuple[str, str] | None:
-    """First problem with declaring ``melds`` from ``hand``: (rule, detail), or None."""
-    free = hand
-    for m in melds:
-        if m not in MELD_SET:
-            return "illegal-meld", f"[{_names(m)}] is not a legal meld"
-        if m & ~hand:
-            return "meld-not-in-hand", f"[{_names(m)}] uses {_names(m & ~hand)}, not in hand"
-        if m & ~free:
-            return "overlapping-melds", f"[{_names(m)}] reuses {_names(m & ~free)}"
-        free &= ~m
-    return None
-
-
-def _names(mask: int) -> str:
-    return " ".join(CARD_NAMES[c] for c in cards_of(mask))
-
-
-def lay_off(unmelded: int, melds: list[int]) -> list[tuple[int, int, int]]:
-    """The engine's greedy layoffs: (card, meld index, meld before) in order; grows ``melds``.
-
-    Scan the non-knocker's unmelded cards by ascending id and, for each, the
-    knocker's melds in declared order; lay off the first fit and rescan.
-    """
-    out = []
-    while True:
-        rest = unmelded
-        found = False
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            for i, m in enumerate(melds):
-                if m | low in MELD_SET:
-                    card = low.bit_length() - 1
-                    out.append((card, i, m))
-                    melds[i] = m | low
-                    unmelded ^= low
-                    found = True
-                    break
-            if found:
-                break
-        if not found:
-            return out
-
-
-def score_knock(knocker_deadwood: int, opponent_deadwood: int) -> tuple[str, bool, int]:
-    """(result, knocker_wins, points) for a knock, by the challenge's scoring."""
-    if knocker_deadwood == 0:
-        return "gin", True, GIN_BONUS + opponent_deadwood
-    if knocker_deadwood < opponent_deadwood:
-        return "knock", True, opponent_deadwood - knocker_deadwood
-    return "undercut", False, UNDERCUT_BONUS + knocker_deadwood - opponent_deadwood
-
-
 def play_game(
     players: Sequence[Player],
     seed: int,
@@ -293,6 +158,26 @@ def play_game(
 
     def illegal(seat: int, action: str, rule: str, detail: str) -> _GameOver:
         return _GameOver(Forfeit(seat, labels[seat], action, rule, detail))
+
+    def accept_melds(seat: int, action: str, answer: Any, hand: int) -> tuple[tuple[int, ...], int]:
+        """A declaration as meld masks plus the cards it covers, or the forfeit it earns."""
+        try:
+            melds = as_meld_masks(answer)
+        except TypeError as exc:
+            raise illegal(seat, action, "bad-answer-type", str(exc)) from None
+        problem = check_melds(hand, melds)
+        if problem:
+            raise illegal(seat, action, *problem)
+        covered = 0
+        for m in melds:
+            covered |= m
+        return melds, covered
+
+    def announce_melds(seat: int, melds: tuple[int, ...], events: list[dict[str, Any]] | None) -> None:
+        call(0, "report_final_melds", p0.report_final_melds, seat, melds)
+        call(1, "report_final_melds", p1.report_final_melds, seat, melds)
+        if events is not None:
+            events.append({"e": "melds", "p": seat, "melds": meld_lists(melds)})
 
     def on_alarm(signum: int, frame: Any) -> None:
         seat = acting
@@ -389,7 +274,7 @@ def play_game(
                     times[cur].append(last)
                     if take is not True and take is not False:
                         try:
-                            take = _as_bool(take)
+                            take = as_bool(take)
                         except TypeError as exc:
                             raise illegal(cur, "will_draw_face_up", "bad-answer-type", str(exc)) from None
                     if events is not None:
@@ -414,12 +299,12 @@ def play_game(
                 times[cur].append(last)
                 if type(card) is not int or not 0 <= card < NUM_CARDS:
                     try:
-                        card = _as_card(card)
+                        card = as_card(card)
                     except TypeError as exc:
                         raise illegal(cur, "discard", "bad-answer-type", str(exc)) from None
                 if not hand_masks[cur] >> card & 1:
                     raise illegal(cur, "discard", "discard-not-in-hand",
-                                  f"discarded {CARD_NAMES[card]}, hand is {_names(hand_masks[cur])}")
+                                  f"discarded {CARD_NAMES[card]}, hand is {names_of(hand_masks[cur])}")
                 if card == face_up:
                     raise illegal(cur, "discard", "discard-face-up",
                                   f"discarded {CARD_NAMES[card]}, the face-up card it just took")
@@ -441,42 +326,18 @@ def play_game(
 
             if knock_melds is not None:
                 knocker, opponent = cur, cur ^ 1
-                try:
-                    kmelds = as_meld_masks(knock_melds)
-                except TypeError as exc:
-                    raise illegal(knocker, "knock", "bad-answer-type", str(exc)) from None
-                problem = check_melds(hand_masks[knocker], kmelds)
-                if problem:
-                    raise illegal(knocker, "knock", *problem)
-                covered = 0
-                for m in kmelds:
-                    covered |= m
+                kmelds, covered = accept_melds(knocker, "knock", knock_melds, hand_masks[knocker])
                 knocker_dw = points_of(hand_masks[knocker] & ~covered)
                 if knocker_dw > MAX_DEADWOOD:
                     raise illegal(knocker, "knock", "knock-over-10",
-                                  f"deadwood {knocker_dw} under melds {_meld_names(kmelds)}")
-                for i, p in ((0, p0), (1, p1)):
-                    call(i, "report_final_melds", p.report_final_melds, knocker, kmelds)
-                if events is not None:
-                    events.append({"e": "melds", "p": knocker, "melds": _meld_lists(kmelds)})
+                                  f"deadwood {knocker_dw} under melds {meld_names(kmelds)}")
+                announce_melds(knocker, kmelds, events)
                 declared = call(opponent, "declare_melds", (p0, p1)[opponent].declare_melds)
                 times[opponent].append(last)
                 if declared is None:
                     raise illegal(opponent, "declare_melds", "missing-declaration", "returned None")
-                try:
-                    omelds = as_meld_masks(declared)
-                except TypeError as exc:
-                    raise illegal(opponent, "declare_melds", "bad-answer-type", str(exc)) from None
-                problem = check_melds(hand_masks[opponent], omelds)
-                if problem:
-                    raise illegal(opponent, "declare_melds", *problem)
-                for i, p in ((0, p0), (1, p1)):
-                    call(i, "report_final_melds", p.report_final_melds, opponent, omelds)
-                if events is not None:
-                    events.append({"e": "melds", "p": opponent, "melds": _meld_lists(omelds)})
-                ocovered = 0
-                for m in omelds:
-                    ocovered |= m
+                omelds, ocovered = accept_melds(opponent, "declare_melds", declared, hand_masks[opponent])
+                announce_melds(opponent, omelds, events)
                 unmelded = hand_masks[opponent] & ~ocovered
                 if knocker_dw > 0:
                     grown = list(kmelds)
@@ -550,11 +411,3 @@ def play_game(
 
 def _label(player: Player) -> str:
     return getattr(player, "name", None) or type(player).__name__
-
-
-def _meld_lists(melds: tuple[int, ...]) -> list[list[str]]:
-    return [[CARD_NAMES[c] for c in cards_of(m)] for m in melds]
-
-
-def _meld_names(melds: tuple[int, ...]) -> str:
-    return " ".join("[" + _names(m) + "]" for m in melds) or "(none)"

@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import fixture_records
-from ginbots.cards import CARD_NAMES, cards_of, parse_card
+from ginbots.cards import CARD_NAMES, parse_card
 from ginbots.engine import GameConfig, play_game
 from ginbots.javarandom import JavaRandom, deal_order
 from ginbots.trace import ScriptedPlayer, read_traces, replay

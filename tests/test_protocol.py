@@ -6,10 +6,10 @@ import time
 import numpy as np
 import pytest
 
-from ginbots.cards import CARD_NAMES, parse_card, parse_cards
+from ginbots.cards import parse_card, parse_cards
 from ginbots.engine import GameConfig, play_game
 from ginbots.melds import best_meld_set
-from ginbots.player import HandTrackingPlayer, Player
+from ginbots.player import HandTrackingPlayer
 from ginbots.players.baselines import SimplePlayer
 
 from helpers import Hooked, Passive, deck_from
