@@ -18,29 +18,33 @@ _SUIT_SIZE = 1 << NUM_RANKS
 _SUIT_SHIFTS = (0, 13, 26, 39)
 
 
-def _build_run_deadwood() -> list[int]:
+def _build_run_tables() -> tuple[list[int], list[int]]:
     # Built in increasing mask order: the lowest card of a mask is either
     # deadwood or the start of a run, and both leave a smaller mask.
-    table = [0] * _SUIT_SIZE
+    deadwood = [0] * _SUIT_SIZE
+    runs = [0] * _SUIT_SIZE
     for m in range(1, _SUIT_SIZE):
         low = (m & -m).bit_length() - 1
         rest = m & (m - 1)
-        best = RANK_POINTS[low] + table[rest]
+        best, most = RANK_POINTS[low] + deadwood[rest], runs[rest]
         run = 1 << low
         r = low + 1
         while r < NUM_RANKS and m >> r & 1:
             run |= 1 << r
             r += 1
             if r - low >= 3:
-                alt = table[m & ~run]
-                if alt < best:
-                    best = alt
-        table[m] = best
-    return table
+                left = m & ~run
+                alt, count = deadwood[left], runs[left] + 1
+                if alt < best or (alt == best and count > most):
+                    best, most = alt, count
+        deadwood[m] = best
+        runs[m] = most
+    return deadwood, runs
 
 
-#: ``RUN_DEADWOOD[m]``: minimum deadwood of the 13-bit suit mask ``m`` using runs only.
-RUN_DEADWOOD: list[int] = _build_run_deadwood()
+#: ``RUN_DEADWOOD[m]``: minimum deadwood of the 13-bit suit mask ``m`` using runs only;
+#: ``RUN_COUNT[m]``: the most runs in a covering that reaches it.
+RUN_DEADWOOD, RUN_COUNT = _build_run_tables()
 
 
 def _set_states(c: int, h: int, s: int, d: int, sets: int) -> list[tuple[int, int, int, int]]:
@@ -90,48 +94,64 @@ def min_deadwood(hand: int) -> int:
 
 
 def deadwood_after_discards(hand: int) -> list[tuple[int, int]]:
-    """``(card, min_deadwood(hand without card))`` for every card of ``hand``.
+    """``(card, min_deadwood(hand without card))`` for every card of ``hand``, ascending by suit."""
+    return [(card, dw) for card, dw, _ in discard_outcomes(hand)]
+
+
+def deadwood_and_melds(hand: int) -> tuple[int, int]:
+    """(minimum deadwood, the most melds in a meld set that reaches it)."""
+    c, h, s, d = _split(hand)
+    sets = _candidate_sets(c, h, s, d)
+    dw_t, n_t = RUN_DEADWOOD, RUN_COUNT
+    if not sets:
+        return dw_t[c] + dw_t[h] + dw_t[s] + dw_t[d], n_t[c] + n_t[h] + n_t[s] + n_t[d]
+    best = (1 << 30, 0)
+    for a, b, x, y in _set_states(c, h, s, d, sets):
+        n_sets = ((a ^ c) | (b ^ h) | (x ^ s) | (y ^ d)).bit_count()
+        value = (dw_t[a] + dw_t[b] + dw_t[x] + dw_t[y], -(n_t[a] + n_t[b] + n_t[x] + n_t[y] + n_sets))
+        if value < best:
+            best = value
+    return best[0], -best[1]
+
+
+def discard_outcomes(hand: int) -> list[tuple[int, int, int]]:
+    """``(card, deadwood, melds)`` of ``deadwood_and_melds(hand without card)`` for every card.
 
     One call for all candidate discards: a discard only changes its own suit's
     term, so each (set choice, card) pair costs one table look-up. A set choice
     that uses the card is skipped: if that was a 4-set, the 3-set of the other
     three cards is a choice of its own and covers it.
     """
-    c = hand & SUIT_MASK
-    h = hand >> 13 & SUIT_MASK
-    s = hand >> 26 & SUIT_MASK
-    d = hand >> 39
-    table = RUN_DEADWOOD
-    sets = (c & h & (s | d)) | (s & d & (c | h))
+    full = _split(hand)
+    c, h, s, d = full
+    sets = _candidate_sets(c, h, s, d)
+    dw_t, n_t = RUN_DEADWOOD, RUN_COUNT
+    if sets:
+        states = _set_states(c, h, s, d, sets)
+    else:
+        states = [full]
+    scored = []
+    for st in states:
+        a, b, x, y = st
+        n_sets = ((a ^ c) | (b ^ h) | (x ^ s) | (y ^ d)).bit_count()
+        scored.append((st, dw_t[a] + dw_t[b] + dw_t[x] + dw_t[y], n_t[a] + n_t[b] + n_t[x] + n_t[y] + n_sets))
     out = []
-    if not sets:
-        suit_terms = (table[c], table[h], table[s], table[d])
-        total = suit_terms[0] + suit_terms[1] + suit_terms[2] + suit_terms[3]
-        for suit, m in enumerate((c, h, s, d)):
-            base = total - suit_terms[suit]
-            offset = _SUIT_SHIFTS[suit]
-            rest = m
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                out.append((offset + low.bit_length() - 1, base + table[m ^ low]))
-        return out
-    scored = [(st, table[st[0]] + table[st[1]] + table[st[2]] + table[st[3]])
-              for st in _set_states(c, h, s, d, sets)]
-    for suit, m in enumerate((c, h, s, d)):
+    for suit in range(4):
         offset = _SUIT_SHIFTS[suit]
-        rest = m
+        rest = full[suit]
         while rest:
             low = rest & -rest
             rest ^= low
-            best = 1 << 30
-            for st, total in scored:
+            best_dw, best_n = 1 << 30, 0
+            for st, total, melds in scored:
                 left = st[suit]
                 if left & low:
-                    value = total - table[left] + table[left ^ low]
-                    if value < best:
-                        best = value
-            out.append((offset + low.bit_length() - 1, best))
+                    gone = left ^ low
+                    value = total - dw_t[left] + dw_t[gone]
+                    count = melds - n_t[left] + n_t[gone]
+                    if value < best_dw or (value == best_dw and count > best_n):
+                        best_dw, best_n = value, count
+            out.append((offset + low.bit_length() - 1, best_dw, best_n))
     return out
 
 

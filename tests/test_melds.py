@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 from conftest import fixture_records
 from ginbots.cards import CARD_POINTS, cards_of, mask_of, melds_in, parse_cards, rank_of, suit_of
 from ginbots.melds import (
-    best_meld_set, best_meld_sets, deadwood_after_discards, deadwood_of, maximal_meld_sets, min_deadwood,
+    best_meld_set, best_meld_sets, deadwood_after_discards, deadwood_and_melds, deadwood_of, discard_outcomes,
+    maximal_meld_sets, min_deadwood,
 )
 
 RECORDS = fixture_records("deadwood_10card.jsonl") + fixture_records("deadwood_11card.jsonl")
@@ -49,6 +50,8 @@ def test_deadwood_after_discards_matches_direct_computation_on_fixture_hands():
         assert sorted(got) == cards_of(hand)
         for c, dw in got.items():
             assert dw == min_deadwood(hand & ~(1 << c))
+        for c, dw, melds in discard_outcomes(hand):
+            assert (dw, melds) == deadwood_and_melds(hand & ~(1 << c))
 
 
 # --- independent brute force -------------------------------------------------------
@@ -98,6 +101,9 @@ def _check_against_brute_force(hand):
     assert min_deadwood(hand) == dw
     assert {frozenset(ms) for ms in best_meld_sets(hand)} == optimal
     assert len(best_meld_sets(hand)) == len(optimal)
+    assert deadwood_and_melds(hand) == (dw, max(len(ms) for ms in optimal))
+    for card, after_dw, after_melds in discard_outcomes(hand):
+        assert (after_dw, after_melds) == deadwood_and_melds(hand & ~(1 << card))
 
 
 @st.composite

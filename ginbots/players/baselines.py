@@ -7,7 +7,7 @@ follow their definitions exactly and run fast (Simple is the benchmark player).
 from __future__ import annotations
 
 from ..cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
-from ..melds import best_meld_set, best_meld_sets, deadwood_after_discards, min_deadwood
+from ..melds import best_meld_set, best_meld_sets, deadwood_after_discards, discard_outcomes, min_deadwood
 from ..player import HandTrackingPlayer, Hyperparameter, Melds
 
 
@@ -50,7 +50,7 @@ class SimplePlayer(HandTrackingPlayer):
         used = self.used_pairs
         best = 1 << 30
         candidates: list[int] = []
-        for card, deadwood in deadwood_after_discards(self.hand):
+        for card, deadwood, _ in discard_outcomes(self.hand):
             if card == skip or (drawn_bit | 1 << card) in used:
                 continue
             if deadwood < best:
