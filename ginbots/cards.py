@@ -77,6 +77,14 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def union(masks: Iterable[int]) -> int:
+    """All cards of several card sets (e.g. the cards covered by a meld set)."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
 def cards_of(mask: int) -> list[int]:
     """Card ids in ``mask``, ascending."""
     out = []

@@ -26,6 +26,8 @@ BUILTIN_PLAYERS = {
     "simple": "ginbots.players.baselines:SimplePlayer",
     "random": "ginbots.players.baselines:RandomPlayer",
     "greedy": "ginbots.players.baselines:GreedyPlayer",
+    "keats": "ginbots.players.keats:KeatsPlayer",
+    "planner": "ginbots.players.planner:PlannerPlayer",
 }
 
 #: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working
@@ -66,7 +68,10 @@ def player_class(name: str) -> type[Player]:
     players = available_players()
     if name not in players:
         raise KeyError(f"no player named {name!r}; registered: {', '.join(sorted(players))}")
-    return _load(players[name])
+    try:
+        return _load(players[name])
+    except Exception as exc:  # a broken plugin: say which, and why
+        raise ValueError(f"player {name!r} ({players[name]}) failed to load: {type(exc).__name__}: {exc}") from exc
 
 
 def load_params_file(path: str | Path) -> dict[str, Any]:

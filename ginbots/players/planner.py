@@ -1,0 +1,251 @@
+"""The online-planning player of seed document 003 (Vento and Rahman): Gin Rummy as an MDP.
+
+Actions are (draw from the stock or take the face-up card) x (the discard);
+the reward of the hand an action leaves is R = 4 * melds - 5 * deadwood, plus
+100 when deadwood <= 10; the opponent is modelled as acting uniformly at
+random; the unknown cards (stock and opponent's hand) are not assumed known.
+Three planners of the document share this model: sparse sampling (default,
+depth 1, 10 samples: the document's best trade-off), forward search (every
+transition) and lookahead with rollouts.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..cards import CARD_POINTS, MAX_DEADWOOD, cards_of
+from ..melds import deadwood_and_melds, discard_outcomes, min_deadwood
+from ..player import Hyperparameter
+from ..tactics import KNOCK_THRESHOLD, LAYOFF_SAMPLES, LayoffAwarePlayer
+
+#: The document's chance that a uniformly random opponent takes the face-up
+#: card: 10 of its 21 actions do.
+RANDOM_TAKE_CHANCE = 10 / 21
+
+
+class PlannerPlayer(LayoffAwarePlayer):
+    """Online MDP planner (document 003): sparse sampling, forward search or rollouts.
+
+    Under the challenge's interface the draw and the discard are two calls:
+    the draw is chosen by the best of the 21 actions (the document's model, in
+    which a stock action names its discard before seeing the card, or with
+    ``draw_model="expectimax"`` the discard chosen after seeing it); the discard
+    is then planned again with the drawn card known. Declining the first upcard
+    skips the turn, valued as keeping the hand. Rollouts cannot see the
+    opponent's hand here (the document's version could): each rollout deals
+    the opponent a hand sampled from the unknown cards. Knocking (greedy, as
+    in the document, with ``knock_threshold``) and meld choice are shared with
+    the Keats bot (``LayoffAwarePlayer``).
+    """
+
+    name = "planner"
+    hyperparameters = (
+        Hyperparameter("method", str, "sparse", choices=("sparse", "forward", "rollout"),
+                       doc="sparse sampling, forward search (all transitions) or lookahead with rollouts"),
+        Hyperparameter("depth", int, 1, 1, 3, doc="planning depth in own turns (sparse, forward)"),
+        Hyperparameter("samples", int, 10, 1, 60,
+                       doc="m: unknown cards sampled per chance node (sparse sampling)"),
+        Hyperparameter("rollouts", int, 10, 1, 200, doc="rollouts per action (method=rollout)"),
+        Hyperparameter("discount", float, 1.0, 0.5, 1.0, doc="gamma (document: 1)"),
+        Hyperparameter("meld_reward", float, 4.0, 0.0, 20.0, doc="reward per meld (document: 4)"),
+        Hyperparameter("deadwood_penalty", float, 5.0, 0.0, 20.0, doc="penalty per deadwood point (document: 5)"),
+        Hyperparameter("knock_bonus", float, 100.0, 0.0, 300.0,
+                       doc="reward when deadwood <= 10 (document: 100)"),
+        Hyperparameter("draw_model", str, "document", choices=("document", "expectimax"),
+                       doc="stock actions fix the discard before the draw (document) or after it"),
+        KNOCK_THRESHOLD,
+        LAYOFF_SAMPLES,
+    )
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        p = self.params
+        self._meld_reward = p["meld_reward"]
+        self._deadwood_penalty = p["deadwood_penalty"]
+        self._knock_bonus = p["knock_bonus"]
+
+    # --- the model -------------------------------------------------------
+    def reward(self, deadwood: int, melds: int) -> float:
+        """R of a 10-card hand: 4 * melds - 5 * deadwood (+100 when deadwood <= 10)."""
+        value = self._meld_reward * melds - self._deadwood_penalty * deadwood
+        return value + self._knock_bonus if deadwood <= MAX_DEADWOOD else value
+
+    def _chance_cards(self, unknown: int) -> list[int]:
+        """The cards a chance node branches on: all (forward search) or m sampled."""
+        pool = cards_of(unknown)
+        if self.params["method"] == "forward" or len(pool) <= self.params["samples"]:
+            return pool
+        return self.rng.sample(pool, self.params["samples"])
+
+    def _future(self, hand: int, deadwood: int, unknown: int, depth: int) -> float:
+        """Discounted value of our next turn after an action left ``hand``.
+
+        A knockable hand ends the round (the document's agent knocks greedily);
+        otherwise the random opponent's discard is, from our side, a uniformly
+        random unknown card, and it becomes our next face-up card.
+        """
+        if depth <= 1 or deadwood <= MAX_DEADWOOD:
+            return 0.0
+        faces = self._chance_cards(unknown)
+        total = sum(self.state_value(hand, f, unknown & ~(1 << f), depth - 1) for f in faces)
+        return self.params["discount"] * total / len(faces)
+
+    def q_take(self, hand: int, face_up: int, unknown: int, depth: int) -> float:
+        """Best value of taking ``face_up`` then discarding one of our old cards."""
+        best = float("-inf")
+        for card, dw, melds in discard_outcomes(hand | 1 << face_up):
+            if card == face_up:
+                continue
+            after = (hand | 1 << face_up) & ~(1 << card)
+            value = self.reward(dw, melds) + self._future(after, dw, unknown, depth)
+            if value > best:
+                best = value
+        return best
+
+    def q_stock(self, hand: int, unknown: int, depth: int) -> float:
+        """Value of drawing from the stock, averaged over the chance cards."""
+        draws = self._chance_cards(unknown)
+        if self.params["draw_model"] == "expectimax":
+            total = 0.0
+            for x in draws:
+                total += max(self._after_discard(hand | 1 << x, dw, melds, card, unknown & ~(1 << x), depth)
+                             for card, dw, melds in discard_outcomes(hand | 1 << x))
+            return total / len(draws)
+        # The document's 11 stock actions: discard old card j, or the drawn card.
+        sums: dict[int, float] = {}
+        keep_value = 0.0
+        for x in draws:
+            for card, dw, melds in discard_outcomes(hand | 1 << x):
+                value = self._after_discard(hand | 1 << x, dw, melds, card, unknown & ~(1 << x), depth)
+                if card == x:
+                    keep_value += value
+                else:
+                    sums[card] = sums.get(card, 0.0) + value
+        return max(max(sums.values(), default=float("-inf")), keep_value) / len(draws)
+
+    def _after_discard(self, hand11: int, dw: int, melds: int, card: int, unknown: int, depth: int) -> float:
+        return self.reward(dw, melds) + self._future(hand11 & ~(1 << card), dw, unknown, depth)
+
+    def state_value(self, hand: int, face_up: int, unknown: int, depth: int) -> float:
+        """V at our turn: the best of the 21 actions."""
+        return max(self.q_take(hand, face_up, unknown, depth), self.q_stock(hand, unknown, depth))
+
+    def keep_value(self, hand: int, unknown: int, depth: int) -> float:
+        """Value of a skipped first turn: the hand stays as it is."""
+        dw, melds = deadwood_and_melds(hand)
+        return self.reward(dw, melds) + self._future(hand, dw, unknown, depth)
+
+    # --- rollouts --------------------------------------------------------
+    def _rollout_value(self, first: Callable[[list[int], int], tuple[int, int]], hand: int) -> float:
+        """Mean return of ``rollouts`` random continuations after our first action.
+
+        ``first(stock, hand)`` applies our first action to a determinised
+        stock and returns (our hand after it, the face-up card it leaves).
+        """
+        total = 0.0
+        gamma = self.params["discount"]
+        n = self.params["rollouts"]
+        for _ in range(n):
+            opp, stock = self._determinise()
+            mine, top = first(stock, hand)
+            dw, melds = deadwood_and_melds(mine)
+            ret = self.reward(dw, melds)
+            total += ret + (0.0 if dw <= MAX_DEADWOOD else gamma * self._random_play(mine, opp, stock, top))
+        return total / n
+
+    def _determinise(self) -> tuple[int, list[int]]:
+        """An opponent hand and a stock order consistent with what we know."""
+        k = self.knowledge
+        pool = cards_of(k.unknown)
+        self.rng.shuffle(pool)
+        need = k.opp_unknown_count
+        opp = k.opp_known
+        for c in pool[:need]:
+            opp |= 1 << c
+        return opp, pool[need:]
+
+    def _random_play(self, mine: int, opp: int, stock: list[int], top: int) -> float:
+        """Both sides play uniformly random actions (opponent first) until a knockable
+        hand or a two-card stock; returns our discounted rewards along the way."""
+        rng = self.rng
+        gamma = self.params["discount"]
+        ret, weight = 0.0, 1.0
+        hands = [opp, mine]
+        turn = 0
+        while len(stock) > 2:
+            who = turn & 1
+            h = hands[who]
+            if rng.random() < RANDOM_TAKE_CHANCE:
+                drawn, legal = top, h
+            else:
+                drawn = stock.pop()
+                legal = h | 1 << drawn
+            h |= 1 << drawn
+            top = rng.choice(cards_of(legal))
+            h &= ~(1 << top)
+            hands[who] = h
+            if who == 1:
+                dw, melds = deadwood_and_melds(h)
+                ret += weight * self.reward(dw, melds)
+                weight *= gamma
+                if dw <= MAX_DEADWOOD:
+                    break
+            elif min_deadwood(h) <= MAX_DEADWOOD:
+                break
+            turn += 1
+        return ret
+
+    # --- decisions -------------------------------------------------------
+    def wants_face_up(self, card: int) -> bool:
+        k = self.knowledge
+        depth = self.params["depth"]
+        first_offer = k.draws_seen == 0
+        if self.params["method"] == "rollout":
+            take = max(self._rollout_value(_take_then(card, j), self.hand) for j in cards_of(self.hand))
+            other = self._rollout_value(_keep(card), self.hand) if first_offer else self._rollout_stock()
+            return take > other
+        take = self.q_take(self.hand, card, k.unknown, depth)
+        other = self.keep_value(self.hand, k.unknown, depth) if first_offer else self.q_stock(self.hand, k.unknown, depth)
+        return take > other
+
+    def _rollout_stock(self) -> float:
+        """The document's stock actions under rollouts: discard old card j or the drawn card."""
+        options = [_draw_then(j) for j in cards_of(self.hand)] + [_draw_then(None)]
+        return max(self._rollout_value(option, self.hand) for option in options)
+
+    def discard(self) -> int:
+        legal = self.legal_discards()
+        k = self.knowledge
+        depth = self.params["depth"]
+        best, best_key = -1, None
+        for card, dw, melds in discard_outcomes(self.hand):
+            if not legal >> card & 1:
+                continue
+            if self.params["method"] == "rollout":
+                value = self._rollout_value(_discard_now(card), self.hand)
+            else:
+                value = self._after_discard(self.hand, dw, melds, card, k.unknown, depth)
+            key = (value, CARD_POINTS[card], card)  # ties: throw the costlier card
+            if best_key is None or key > best_key:
+                best, best_key = card, key
+        return best
+
+
+def _take_then(face_up: int, discard: int) -> Callable[[list[int], int], tuple[int, int]]:
+    return lambda stock, hand: ((hand | 1 << face_up) & ~(1 << discard), discard)
+
+
+def _keep(face_up: int) -> Callable[[list[int], int], tuple[int, int]]:
+    return lambda stock, hand: (hand, face_up)
+
+
+def _draw_then(discard: int | None) -> Callable[[list[int], int], tuple[int, int]]:
+    def act(stock: list[int], hand: int) -> tuple[int, int]:
+        drawn = stock.pop()
+        throw = drawn if discard is None else discard
+        return (hand | 1 << drawn) & ~(1 << throw), throw
+    return act
+
+
+def _discard_now(card: int) -> Callable[[list[int], int], tuple[int, int]]:
+    return lambda stock, hand: (hand & ~(1 << card), card)
