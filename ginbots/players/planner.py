@@ -70,12 +70,21 @@ class PlannerPlayer(LayoffAwarePlayer):
         value = self._meld_reward * melds - self._deadwood_penalty * deadwood
         return value + self._knock_bonus if deadwood <= MAX_DEADWOOD else value
 
-    def _chance_cards(self, unknown: int) -> list[int]:
-        """The cards a chance node branches on: all (forward search) or m sampled."""
+    def _draw_pool(self, unknown: int) -> None:
+        """Fix, for one decision, the unknown cards the search may meet.
+
+        Sparse sampling approximates the unknown cards by m of them drawn with
+        equal probability (all of them if fewer, and always all for forward
+        search); every chance node of the decision's tree branches on the
+        pool's cards still unseen there, so all actions face the same cards.
+        """
         pool = cards_of(unknown)
-        if self.params["method"] == "forward" or len(pool) <= self.params["samples"]:
-            return pool
-        return self.rng.sample(pool, self.params["samples"])
+        if self.params["method"] == "sparse" and len(pool) > self.params["samples"]:
+            pool = self.rng.sample(pool, self.params["samples"])
+        self._pool = pool
+
+    def _chance_cards(self, unknown: int) -> list[int]:
+        return [c for c in self._pool if unknown >> c & 1]
 
     def _future(self, hand: int, deadwood: int, unknown: int, depth: int) -> float:
         """Discounted value of our next turn after an action left ``hand``.
@@ -87,6 +96,8 @@ class PlannerPlayer(LayoffAwarePlayer):
         if depth <= 1 or deadwood <= MAX_DEADWOOD:
             return 0.0
         faces = self._chance_cards(unknown)
+        if not faces:
+            return 0.0
         total = sum(self.state_value(hand, f, unknown & ~(1 << f), depth - 1) for f in faces)
         return self.params["discount"] * total / len(faces)
 
@@ -105,6 +116,8 @@ class PlannerPlayer(LayoffAwarePlayer):
     def q_stock(self, hand: int, unknown: int, depth: int) -> float:
         """Value of drawing from the stock, averaged over the chance cards."""
         draws = self._chance_cards(unknown)
+        if not draws:
+            return float("-inf")
         if self.params["draw_model"] == "expectimax":
             total = 0.0
             for x in draws:
@@ -204,6 +217,7 @@ class PlannerPlayer(LayoffAwarePlayer):
             take = max(self._rollout_value(_take_then(card, j), self.hand) for j in cards_of(self.hand))
             other = self._rollout_value(_keep(card), self.hand) if first_offer else self._rollout_stock()
             return take > other
+        self._draw_pool(k.unknown)
         take = self.q_take(self.hand, card, k.unknown, depth)
         other = self.keep_value(self.hand, k.unknown, depth) if first_offer else self.q_stock(self.hand, k.unknown, depth)
         return take > other
@@ -217,6 +231,7 @@ class PlannerPlayer(LayoffAwarePlayer):
         legal = self.legal_discards()
         k = self.knowledge
         depth = self.params["depth"]
+        self._draw_pool(k.unknown)
         best, best_key = -1, None
         for card, dw, melds in discard_outcomes(self.hand):
             if not legal >> card & 1:
