@@ -1,6 +1,6 @@
 """The knowledge tracker against hand-built deals and against the truth of real games."""
 
-from ginbots.cards import parse_card as C, parse_cards
+from ginbots.cards import parse_card as C
 from ginbots.engine import GameConfig, play_game
 from ginbots.knowledge import INITIAL_STOCK, KnowledgePlayer
 from ginbots.players.baselines import SimplePlayer

@@ -91,50 +91,59 @@ class PlannerPlayer(LayoffAwarePlayer):
 
         A knockable hand ends the round (the document's agent knocks greedily);
         otherwise the random opponent's discard is, from our side, a uniformly
-        random unknown card, and it becomes our next face-up card.
+        random unknown card, and it becomes our next face-up card. The stock
+        table of the next turn does not depend on that face-up card (beyond
+        leaving it out of the draws), so it is built once for all of them.
         """
         if depth <= 1 or deadwood <= MAX_DEADWOOD:
             return 0.0
         faces = self._chance_cards(unknown)
         if not faces:
             return 0.0
-        total = sum(self.state_value(hand, f, unknown & ~(1 << f), depth - 1) for f in faces)
+        rows = self._stock_table(hand, unknown, depth - 1)
+        total = 0.0
+        for f in faces:
+            take = self.q_take(hand, f, unknown & ~(1 << f), depth - 1)
+            total += max(take, self._stock_value(rows, exclude=f))
         return self.params["discount"] * total / len(faces)
 
     def q_take(self, hand: int, face_up: int, unknown: int, depth: int) -> float:
         """Best value of taking ``face_up`` then discarding one of our old cards."""
         best = float("-inf")
         for card, dw, melds in discard_outcomes(hand | 1 << face_up):
-            if card == face_up:
-                continue
-            after = (hand | 1 << face_up) & ~(1 << card)
-            value = self.reward(dw, melds) + self._future(after, dw, unknown, depth)
-            if value > best:
-                best = value
+            if card != face_up:
+                value = self._after_discard(hand | 1 << face_up, dw, melds, card, unknown, depth)
+                if value > best:
+                    best = value
         return best
+
+    def _stock_table(self, hand: int, unknown: int, depth: int) -> dict[int, dict[int, float]]:
+        """For each chance card x drawn from the stock: value of each discard
+        (an old card, or -1 for the drawn card itself)."""
+        rows = {}
+        for x in self._chance_cards(unknown):
+            with_x = hand | 1 << x
+            rest = unknown & ~(1 << x)
+            rows[x] = {(card if card != x else -1): self._after_discard(with_x, dw, melds, card, rest, depth)
+                       for card, dw, melds in discard_outcomes(with_x)}
+        return rows
+
+    def _stock_value(self, rows: dict[int, dict[int, float]], exclude: int = -1) -> float:
+        """Value of the stock actions, over the chance cards other than ``exclude``.
+
+        The document's model fixes the discard before the draw: the best of the
+        11 per-discard averages. ``expectimax`` discards after seeing the card.
+        """
+        usable = [row for x, row in rows.items() if x != exclude]
+        if not usable:
+            return float("-inf")
+        if self.params["draw_model"] == "expectimax":
+            return sum(max(row.values()) for row in usable) / len(usable)
+        return max(sum(row[j] for row in usable) for j in usable[0]) / len(usable)
 
     def q_stock(self, hand: int, unknown: int, depth: int) -> float:
         """Value of drawing from the stock, averaged over the chance cards."""
-        draws = self._chance_cards(unknown)
-        if not draws:
-            return float("-inf")
-        if self.params["draw_model"] == "expectimax":
-            total = 0.0
-            for x in draws:
-                total += max(self._after_discard(hand | 1 << x, dw, melds, card, unknown & ~(1 << x), depth)
-                             for card, dw, melds in discard_outcomes(hand | 1 << x))
-            return total / len(draws)
-        # The document's 11 stock actions: discard old card j, or the drawn card.
-        sums: dict[int, float] = {}
-        keep_value = 0.0
-        for x in draws:
-            for card, dw, melds in discard_outcomes(hand | 1 << x):
-                value = self._after_discard(hand | 1 << x, dw, melds, card, unknown & ~(1 << x), depth)
-                if card == x:
-                    keep_value += value
-                else:
-                    sums[card] = sums.get(card, 0.0) + value
-        return max(max(sums.values(), default=float("-inf")), keep_value) / len(draws)
+        return self._stock_value(self._stock_table(hand, unknown, depth))
 
     def _after_discard(self, hand11: int, dw: int, melds: int, card: int, unknown: int, depth: int) -> float:
         return self.reward(dw, melds) + self._future(hand11 & ~(1 << card), dw, unknown, depth)
