@@ -53,23 +53,45 @@ def bench_simple_hands(seconds: float = 5.0, seed: int = 0) -> tuple[float, int]
     return hands / (time.perf_counter() - start), hands
 
 
+#: Bots whose decision time is benchmarked, with the p50 target (ms) of their issue.
+DECISION_TARGETS = {"planner": 5.0, "keats": None}
+
+
+def bench_decisions(spec: str, hands: int = 200, seed: int = 0) -> dict[str, float]:
+    """Per-decision thinking time (ms) of a bot over single hands against Simple, one core."""
+    from .match import MatchConfig, run_match
+    from .registry import parse_spec
+
+    config = MatchConfig(games=hands, seed=seed, workers=1, single_hand=True, game=GameConfig(time_budget=None))
+    data = run_match(parse_spec(spec), parse_spec("simple"), config, progress=False).to_json()
+    ms = data["A"]["decision_ms"]
+    return {"p50_ms": ms["p50"], "p99_ms": ms["p99"], "decisions": ms["decisions"]}
+
+
 def run_all(quick: bool = False) -> dict[str, Any]:
     count = 50_000 if quick else 200_000
     seconds = 1.0 if quick else 10.0
-    out = {
+    out: dict[str, Any] = {
         "min_deadwood_10_per_s": bench_min_deadwood(10, count),
         "min_deadwood_11_per_s": bench_min_deadwood(11, count),
     }
     rate, hands = bench_simple_hands(seconds)
     out["simple_vs_simple_hands_per_s"] = rate
     out["simple_vs_simple_hands"] = hands
+    out["decisions"] = {spec: bench_decisions(spec, 40 if quick else 300) for spec in DECISION_TARGETS}
     return out
 
 
 def format_results(results: dict[str, Any]) -> str:
-    return "\n".join([
+    lines = [
         f"min_deadwood, random 10-card hands: {results['min_deadwood_10_per_s']:,.0f} /s  (target >= 700,000)",
         f"min_deadwood, random 11-card hands: {results['min_deadwood_11_per_s']:,.0f} /s",
         f"Simple vs Simple, one core:         {results['simple_vs_simple_hands_per_s']:,.0f} hands/s  "
         f"({results['simple_vs_simple_hands']:,} hands; target >= 2,500)",
-    ])
+    ]
+    for spec, d in results.get("decisions", {}).items():
+        target = DECISION_TARGETS.get(spec)
+        goal = f"; target p50 <= {target:g} ms" if target else ""
+        lines.append(f"{spec + ' decision time, one core:':<36}p50 {d['p50_ms']:.3f} ms, p99 {d['p99_ms']:.3f} ms"
+                     f"  ({d['decisions']:,} decisions{goal})")
+    return "\n".join(lines)

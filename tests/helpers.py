@@ -67,6 +67,14 @@ class Hooked(Passive):
         return self._hook("declare", lambda: [])
 
 
+def seated(cls, hand: str, seat: int = 0, starter: int = 0, seed: int = 1, **params: Any) -> Any:
+    """A bot of class ``cls`` dealt ``hand`` (names) at the start of a hand, for worked positions."""
+    player = cls(seed=seed, layoff_samples=0, **params)
+    player.new_game(seed)
+    player.start_hand(seat, starter, parse_cards(hand))
+    return player
+
+
 def knock_when_legal(player: HandTrackingPlayer) -> Any:
     return best_meld_set(player.hand) if min_deadwood(player.hand) <= 10 else None
 
@@ -83,4 +91,4 @@ def hand_names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
-__all__ = ["deck_from", "Passive", "Hooked", "knock_when_legal", "sleeper", "hand_names", "parse_cards"]
+__all__ = ["deck_from", "Passive", "Hooked", "seated", "knock_when_legal", "sleeper", "hand_names", "parse_cards"]

@@ -8,12 +8,11 @@ from ginbots.players.baselines import SimplePlayer
 from ginbots.players.keats import THROW_BACK_PENALTY, FuzzyCardCollection, KeatsPlayer, deck_collection, \
     opponent_collection
 
+from helpers import seated
+
 
 def keats(hand, seat=0, starter=0, **params):
-    p = KeatsPlayer(seed=1, layoff_samples=0, **params)
-    p.new_game(1)
-    p.start_hand(seat, starter, parse_cards(hand))
-    return p
+    return seated(KeatsPlayer, hand, seat, starter, seed=1, **params)
 
 
 def test_fuzzy_collection_can_have_and_chance():

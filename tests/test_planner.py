@@ -2,17 +2,16 @@
 
 import pytest
 
-from ginbots.cards import parse_card as C, parse_cards
+from ginbots.cards import parse_card as C
 from ginbots.engine import play_game
 from ginbots.players.baselines import GreedyPlayer, SimplePlayer
 from ginbots.players.planner import PlannerPlayer
 
+from helpers import seated
+
 
 def planner(hand, seat=0, starter=0, **params):
-    p = PlannerPlayer(seed=3, layoff_samples=0, **params)
-    p.new_game(3)
-    p.start_hand(seat, starter, parse_cards(hand))
-    return p
+    return seated(PlannerPlayer, hand, seat, starter, seed=3, **params)
 
 
 def test_reward_is_the_documents():
