@@ -115,6 +115,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tune(args: argparse.Namespace) -> int:
+    try:
+        from tuning.harness import StudyError, TuneConfig, tune
+        from tuning.space import SearchSpaceError
+    except ImportError as exc:
+        print(f"ginbots tune: needs the tune extra (optuna, matplotlib): pip install 'ginbots[tune]' ({exc})",
+              file=sys.stderr)
+        return 2
+    from .registry import parse_spec
+
+    fixed = parse_spec(f"{args.bot}:{args.fix}").params if args.fix else {}
+    config = TuneConfig(
+        bot=args.bot, opponents=[o.strip() for o in args.opponents.split(",") if o.strip()],
+        trials=args.trials, games_per_trial=args.games_per_trial, batches=args.batches,
+        study=args.study or "", storage=args.storage or "", workers=args.workers, objective=args.objective,
+        pruner=args.pruner, seed=args.seed, heldout_games=args.heldout_games,
+        only=[n.strip() for n in args.only.split(",")] if args.only else [], fixed=fixed,
+        out_dir=args.out_dir, timeout=args.timeout)
+    for name in config.opponents:
+        parse_spec(name)
+    try:
+        tune(config)
+    except (StudyError, SearchSpaceError) as exc:
+        print(f"ginbots tune: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished trials are saved in {config.storage}; "
+              "run the same command again to continue", file=sys.stderr)
+        return 130
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_results, run_all
 
@@ -159,6 +191,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hand", type=int, help="hand number, from 1 (default: all)")
     p.add_argument("--check", action="store_true", help="replay through the engine and compare every event")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("tune", help="tune a bot's hyperparameters with Optuna (needs the tune extra)")
+    p.add_argument("bot")
+    p.add_argument("--opponents", default="simple", help="comma-separated player specs (default: simple)")
+    p.add_argument("--trials", type=int, default=100, help="finished trials the study should hold")
+    p.add_argument("--games-per-trial", type=int, default=400)
+    p.add_argument("--batches", type=int, default=4, help="pruning checkpoints per trial")
+    p.add_argument("--study", help="study name (default: BOT-vs-OPPONENTS)")
+    p.add_argument("--storage", help="journal file path or Optuna RDB URL (default: tuning/studies/STUDY.journal)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes sharing the study")
+    p.add_argument("--objective", choices=("winrate", "points"), default="winrate",
+                   help="game win rate, or net points per hand")
+    p.add_argument("--pruner", choices=("median", "sha", "none"), default="median")
+    p.add_argument("--seed", type=int, default=0, help="deal seeds (common to all trials) and sampler seed")
+    p.add_argument("--heldout-games", type=int, default=0, help="games for the final check (default max(2000, 4x))")
+    p.add_argument("--only", help="comma-separated hyperparameters to tune (default: all tunable ones)")
+    p.add_argument("--fix", help="hold hyperparameters fixed: k=v,k=v")
+    p.add_argument("--out-dir", default="tuning", help="where studies/, best/ and plots/ go")
+    p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")

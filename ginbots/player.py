@@ -34,6 +34,8 @@ class Hyperparameter:
     log: bool = False
     choices: tuple[Any, ...] | None = None
     doc: str = ""
+    #: False for knobs that trade time for accuracy (samples, depth): the tuner leaves them alone.
+    tunable: bool = True
 
     def __post_init__(self) -> None:
         problems = self._declaration_problems()

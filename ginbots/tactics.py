@@ -103,7 +103,7 @@ KNOCK_THRESHOLD = Hyperparameter(
     "knock_threshold", int, 10, 0, 10,
     doc="knock when deadwood is at or below this (10: as soon as legal; 0: wait for gin)")
 LAYOFF_SAMPLES = Hyperparameter(
-    "layoff_samples", int, 30, 0, 500,
+    "layoff_samples", int, 30, 0, 500, tunable=False,
     doc="sampled opponent hands used to pick the knocking meld set and order (0: first optimal set)")
 
 

@@ -40,12 +40,12 @@ class PlannerPlayer(LayoffAwarePlayer):
 
     name = "planner"
     hyperparameters = (
-        Hyperparameter("method", str, "sparse", choices=("sparse", "forward", "rollout"),
+        Hyperparameter("method", str, "sparse", choices=("sparse", "forward", "rollout"), tunable=False,
                        doc="sparse sampling, forward search (all transitions) or lookahead with rollouts"),
-        Hyperparameter("depth", int, 1, 1, 3, doc="planning depth in own turns (sparse, forward)"),
-        Hyperparameter("samples", int, 10, 1, 60,
-                       doc="m: unknown cards sampled per chance node (sparse sampling)"),
-        Hyperparameter("rollouts", int, 10, 1, 200, doc="rollouts per action (method=rollout)"),
+        Hyperparameter("depth", int, 1, 1, 3, tunable=False, doc="planning depth in own turns (sparse, forward)"),
+        Hyperparameter("samples", int, 10, 1, 60, tunable=False,
+                       doc="m: unknown cards sampled per decision (sparse sampling)"),
+        Hyperparameter("rollouts", int, 10, 1, 200, tunable=False, doc="rollouts per action (method=rollout)"),
         Hyperparameter("discount", float, 1.0, 0.5, 1.0, doc="gamma (document: 1)"),
         Hyperparameter("meld_reward", float, 4.0, 0.0, 20.0, doc="reward per meld (document: 4)"),
         Hyperparameter("deadwood_penalty", float, 5.0, 0.0, 20.0, doc="penalty per deadwood point (document: 5)"),

@@ -1,0 +1,132 @@
+"""The Optuna harness: search spaces, a study end to end, resume after a kill, two workers, round trip."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import optuna
+import pytest
+
+from ginbots.player import Hyperparameter
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.keats import KeatsPlayer
+from ginbots.registry import parse_spec
+from tuning.harness import StudyError, TuneConfig, load_study, tune
+from tuning.space import SearchSpaceError, search_space
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Knobby(SimplePlayer):
+    name = "knobby"
+    hyperparameters = (
+        Hyperparameter("flat", int, 3, 3, 3),
+        Hyperparameter("mode", str, "a", choices=("a",)),
+        Hyperparameter("weight", float, 1.0, 0.0, 2.0),
+    )
+
+
+def test_search_space_comes_from_the_declarations_and_bad_ones_are_named():
+    names = [hp.name for hp in search_space(KeatsPlayer)]
+    assert "complete_meld_bonus" in names and "layoff_samples" not in names  # cost knobs stay out
+    assert [hp.name for hp in search_space(KeatsPlayer, only=["take_threshold"])] == ["take_threshold"]
+    with pytest.raises(SearchSpaceError, match=r"knobby.flat: range \[3, 3\]"):
+        search_space(Knobby, only=["flat"])
+    with pytest.raises(SearchSpaceError, match="knobby.mode: a categorical"):
+        search_space(Knobby, only=["mode"])
+    with pytest.raises(SearchSpaceError, match="no such hyperparameter"):
+        search_space(KeatsPlayer, only=["bogus"])
+    with pytest.raises(ValueError, match="take_threshold"):
+        search_space(KeatsPlayer, fixed={"take_threshold": 99})
+    assert [hp.name for hp in search_space(Knobby, only=["weight"])] == ["weight"]
+
+
+def _cfg(tmp_path, **kw):
+    base = dict(bot="keats", opponents=["simple"], trials=3, games_per_trial=8, batches=2, heldout_games=8,
+                out_dir=str(tmp_path / "tuning"), study="t", quiet=True,
+                only=["take_threshold", "mid_range_bonus"])
+    base.update(kw)
+    return TuneConfig(**base)
+
+
+def test_tiny_study_end_to_end_writes_best_params_and_plots(tmp_path, monkeypatch):
+    out = tune(_cfg(tmp_path))
+    best = tmp_path / "tuning" / "best" / "keats.json"
+    assert best.exists() and out["bot"] == "keats" and out["trials"]["complete"] + out["trials"]["pruned"] == 3
+    assert set(out["params"]) == {"take_threshold", "mid_range_bonus"}
+    assert out["heldout"]["games"] >= 8 and 0 <= out["heldout"]["win_rate"] <= 1
+    assert out["heldout_defaults"]["games"] == out["heldout"]["games"]
+    assert (tmp_path / "tuning" / "plots" / "keats_history.png").stat().st_size > 1000
+    # round trip: the file is loadable wherever a bot name is accepted
+    monkeypatch.chdir(tmp_path)
+    assert parse_spec("keats:tuned").params == out["params"]
+    assert parse_spec("keats", params_file=best).params == out["params"]
+    # rerunning the finished study adds no trial
+    tune(_cfg(tmp_path))
+    study, _ = load_study(_cfg(tmp_path))
+    assert len(study.trials) == 3
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path):
+    tune(_cfg(tmp_path, trials=1))
+    with pytest.raises(StudyError, match="games_per_trial was 8, now 12"):
+        load_study(_cfg(tmp_path, games_per_trial=12))
+
+
+def _cli(tmp_path, trials, extra=()):
+    return [sys.executable, "-m", "tuning", "keats", "--trials", str(trials), "--games-per-trial", "24",
+            "--batches", "2", "--heldout-games", "8", "--study", "killme", "--only", "take_threshold",
+            "--out-dir", str(tmp_path / "tuning"), *extra]
+
+
+def _finished(tmp_path, name="killme"):
+    study, _ = load_study(TuneConfig(bot="keats", opponents=["simple"], games_per_trial=24, batches=2,
+                                     study=name, out_dir=str(tmp_path / "tuning"), only=["take_threshold"]))
+    return study
+
+
+def test_a_killed_worker_loses_no_finished_trial_and_its_trial_is_retried(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(_cli(tmp_path, 8), cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    journal = tmp_path / "tuning" / "studies" / "killme.journal"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if journal.exists():
+            trials = _finished(tmp_path).trials
+            if len([t for t in trials if t.state.is_finished()]) >= 2 and \
+                    any(t.state == optuna.trial.TrialState.RUNNING for t in trials):
+                break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = {t.number: (t.value, t.params) for t in _finished(tmp_path).trials
+              if t.state == optuna.trial.TrialState.COMPLETE}
+    running = [t.number for t in _finished(tmp_path).trials if t.state == optuna.trial.TrialState.RUNNING]
+    assert len(before) >= 2 and running
+    done = subprocess.run(_cli(tmp_path, 8), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    study = _finished(tmp_path)
+    after = {t.number: (t.value, t.params) for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE}
+    assert all(after[n] == v for n, v in before.items())           # nothing finished was lost or redone
+    finished = [t for t in study.trials if t.state.is_finished() and t.state != optuna.trial.TrialState.FAIL]
+    assert len(finished) == 8
+    for n in running:                                               # the interrupted trial ran again
+        retry = [t for t in study.trials if t.user_attrs.get("retry_of") == n]
+        assert len(retry) == 1 and retry[0].params == study.trials[n].params
+        assert study.trials[n].state == optuna.trial.TrialState.FAIL
+
+
+def test_two_workers_share_one_study_and_record_each_trial_once(tmp_path):
+    out = tune(_cfg(tmp_path, trials=6, workers=2, study="pair"))
+    study, _ = load_study(_cfg(tmp_path, trials=6, workers=2, study="pair"))
+    numbers = [t.number for t in study.trials]
+    assert numbers == list(range(len(numbers)))                     # no gaps, no duplicates
+    finished = [t for t in study.trials if t.state.is_finished()]
+    assert 6 <= len(finished) <= 7                                   # at most one extra in flight
+    assert len({t.user_attrs["worker"] for t in finished}) == 2      # both processes worked
+    assert out["trials"]["complete"] + out["trials"]["pruned"] == len(finished)
+    assert json.loads((tmp_path / "tuning" / "best" / "keats.json").read_text())["study"] == "pair"

@@ -1,0 +1,445 @@
+"""The Optuna tuning harness: a bot's declared hyperparameters against an opponent pool.
+
+The user names a bot, opponents and a budget; the harness owns storage,
+sampling, pruning, parallel workers, resumption and the final held-out check.
+Every trial plays the same deals (common random numbers: duplicate deals from
+seeds fixed by the study), so trials are compared on the same cards.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+import optuna
+from optuna.storages import JournalStorage
+from optuna.storages.journal import JournalFileBackend
+from optuna.trial import TrialState
+
+import ginbots
+from ginbots.engine import GameConfig
+from ginbots.match import MatchConfig, derive_seed, run_match
+from ginbots.registry import PlayerSpec, parse_spec, player_class
+from ginbots.stats import wilson
+
+from .space import search_space, suggest
+
+FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
+#: Study settings that must not change when a study is resumed.
+PINNED = ("bot", "opponents", "games_per_trial", "batches", "seed", "objective", "space")
+
+
+class StudyError(RuntimeError):
+    """A study that cannot be run or resumed as asked; the message says why."""
+
+
+@dataclass
+class TuneConfig:
+    bot: str
+    opponents: list[str]
+    trials: int = 100
+    games_per_trial: int = 400
+    batches: int = 4
+    study: str = ""
+    storage: str = ""
+    workers: int = 1
+    objective: str = "winrate"
+    pruner: str = "median"
+    seed: int = 0
+    heldout_games: int = 0
+    only: list[str] = field(default_factory=list)
+    fixed: dict[str, Any] = field(default_factory=dict)
+    out_dir: str = "tuning"
+    timeout: float | None = None
+    quiet: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.study:
+            self.study = f"{self.bot}-vs-{'+'.join(self.opponents)}"
+        if not self.storage:
+            self.storage = str(Path(self.out_dir) / "studies" / f"{self.study}.journal")
+        if self.objective not in ("winrate", "points"):
+            raise ValueError(f"objective must be 'winrate' or 'points', got {self.objective!r}")
+        if self.pruner not in ("median", "sha", "none"):
+            raise ValueError(f"pruner must be 'median', 'sha' or 'none', got {self.pruner!r}")
+        if self.trials < 1 or self.batches < 1 or self.workers < 1:
+            raise ValueError("trials, batches and workers must be >= 1")
+        per_batch = self.games_per_trial / (self.batches * len(self.opponents))
+        if per_batch < 2:
+            raise ValueError(f"games_per_trial {self.games_per_trial} is too small for {self.batches} batches "
+                             f"x {len(self.opponents)} opponents (need >= 2 games, one duplicate pair, each)")
+        if not self.heldout_games:
+            self.heldout_games = max(2000, 4 * self.games_per_trial)
+
+
+@dataclass
+class Tally:
+    """Running totals of a bot's results against the pool."""
+
+    games: int = 0
+    wins: int = 0
+    decided: int = 0
+    hands: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    forfeits: int = 0
+
+    def add(self, report_json: dict[str, Any], games: list[dict[str, Any]]) -> None:
+        a = report_json["A"]
+        self.games += report_json["games"]
+        self.wins += a["wins"]
+        self.decided += a["wins"] + a["losses"]
+        self.forfeits += a["forfeits"]
+        for g in games:
+            for h in g["hands"]:
+                self.hands += 1
+                if h["winner"] == "A":
+                    self.points_for += h["points"]
+                elif h["winner"] == "B":
+                    self.points_against += h["points"]
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.decided if self.decided else 0.0
+
+    @property
+    def net_points_per_hand(self) -> float:
+        return (self.points_for - self.points_against) / self.hands if self.hands else 0.0
+
+    def value(self, objective: str) -> float:
+        return self.win_rate if objective == "winrate" else self.net_points_per_hand
+
+    def summary(self, confidence: float = 0.90) -> dict[str, Any]:
+        lo, hi = wilson(self.wins, self.decided, confidence)
+        return {"games": self.games, "wins": self.wins, "decided": self.decided, "win_rate": self.win_rate,
+                "ci90": [lo, hi], "net_points_per_hand": self.net_points_per_hand, "hands": self.hands,
+                "forfeits": self.forfeits}
+
+
+def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batches: int,
+             workers: int = 1) -> Iterator[tuple[int, Tally]]:
+    """Play ``games`` against the pool in ``batches``; yield the running tally after each.
+
+    Batch b against opponent i always uses the deal seed derived from
+    (seed, b, i): every trial, and the defaults, meet the same deals.
+    """
+    tally = Tally()
+    per = games / (batches * len(opponents))
+    for b in range(batches):
+        for i, name in enumerate(opponents):
+            n = max(2, int(round(per / 2)) * 2)
+            config = MatchConfig(games=n, seed=derive_seed(seed, b, i), workers=workers, duplicate=True,
+                                 game=GameConfig())
+            report = run_match(spec, parse_spec(name), config, progress=False)
+            tally.add(report.to_json(), report.games)
+        yield b, tally
+
+
+def open_storage(url: str) -> Any:
+    """An Optuna storage: an RDB URL (``sqlite:///``, ``postgresql://``...) or a journal file path."""
+    if "://" in url:
+        return optuna.storages.RDBStorage(url)
+    path = Path(url)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return JournalStorage(JournalFileBackend(str(path)))
+
+
+def _pruner(name: str) -> optuna.pruners.BasePruner:
+    if name == "median":
+        return optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0)
+    if name == "sha":
+        return optuna.pruners.SuccessiveHalvingPruner()
+    return optuna.pruners.NopPruner()
+
+
+def _settings(cfg: TuneConfig, space_names: list[str]) -> dict[str, Any]:
+    return {"bot": cfg.bot, "opponents": cfg.opponents, "games_per_trial": cfg.games_per_trial,
+            "batches": cfg.batches, "seed": cfg.seed, "objective": cfg.objective, "space": space_names,
+            "fixed": cfg.fixed}
+
+
+def load_study(cfg: TuneConfig, worker: int = 0) -> tuple[optuna.Study, Any]:
+    """Create or resume the study; a resumed study must have been run with the same settings."""
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    cls = player_class(cfg.bot)
+    space = search_space(cls, cfg.only or None, cfg.fixed)
+    storage = open_storage(cfg.storage)
+    sampler = optuna.samplers.TPESampler(seed=cfg.seed + 7919 * worker)
+    try:
+        study = optuna.create_study(study_name=cfg.study, storage=storage, direction="maximize",
+                                    sampler=sampler, pruner=_pruner(cfg.pruner), load_if_exists=True)
+    except Exception as exc:  # a corrupt journal or unreachable database
+        raise StudyError(f"study {cfg.study!r} in {cfg.storage} cannot be opened: {type(exc).__name__}: {exc}") from exc
+    wanted = _settings(cfg, [hp.name for hp in space])
+    stored = study.user_attrs.get("settings")
+    if stored is None:
+        study.set_user_attr("settings", wanted)
+    else:
+        changed = [k for k in PINNED if stored.get(k) != wanted.get(k)]
+        if changed:
+            raise StudyError(
+                f"study {cfg.study!r} was started with other settings ({', '.join(changed)}: "
+                + "; ".join(f"{k} was {stored.get(k)!r}, now {wanted.get(k)!r}" for k in changed)
+                + "); use another --study name or the original settings")
+    return study, storage
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
+    """Requeue the trials a killed or interrupted worker left behind; return their numbers.
+
+    A RUNNING trial whose worker process (on this host) is gone is marked
+    FAIL; every interrupted trial not yet retried is enqueued again with the
+    same parameters, so a kill loses no trial, only the one in progress.
+    """
+    host = socket.gethostname()
+    trials = study.get_trials(deepcopy=False)
+    retried = {t.user_attrs.get("retry_of") for t in trials if "retry_of" in t.user_attrs}
+    requeued = []
+    for t in trials:
+        worker = t.user_attrs.get("worker", "")
+        if t.state == TrialState.RUNNING and worker.rpartition(":")[0] == host:
+            if _alive(int(worker.rpartition(":")[2])):
+                continue
+            storage.set_trial_user_attr(t._trial_id, "interrupted", True)
+            storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+        elif not (t.state == TrialState.FAIL and t.user_attrs.get("interrupted")):
+            continue
+        if t.number in retried:
+            continue
+        study.enqueue_trial(t.params, user_attrs={"retry_of": t.number})
+        retried.add(t.number)
+        requeued.append(t.number)
+    return requeued
+
+
+def _finished(study: optuna.Study) -> int:
+    return len(study.get_trials(deepcopy=False, states=FINISHED))
+
+
+def _objective(cfg: TuneConfig, study: optuna.Study) -> Any:
+    cls = player_class(cfg.bot)
+    space = search_space(cls, cfg.only or None, cfg.fixed)
+    worker_id = f"{socket.gethostname()}:{os.getpid()}"
+
+    def objective(trial: optuna.Trial) -> float:
+        trial.set_user_attr("worker", worker_id)
+        params = {**cfg.fixed, **suggest(trial, space)}
+        spec = PlayerSpec(cfg.bot, params, label=f"{cfg.bot}#{trial.number}")
+        tally = Tally()
+        try:
+            for step, tally in evaluate(spec, cfg.opponents, cfg.games_per_trial, cfg.seed, cfg.batches):
+                trial.report(tally.value(cfg.objective), step)
+                if trial.should_prune():
+                    trial.set_user_attr("result", tally.summary())
+                    raise optuna.TrialPruned()
+        except KeyboardInterrupt:
+            trial.set_user_attr("interrupted", True)
+            raise
+        trial.set_user_attr("result", tally.summary())
+        return tally.value(cfg.objective)
+
+    return objective
+
+
+def _report_trial(cfg: TuneConfig) -> Any:
+    def callback(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+        if cfg.quiet:
+            return
+        done = _finished(study)
+        if trial.state == TrialState.COMPLETE:
+            what = f"{trial.value:.4f}"
+        elif trial.state == TrialState.PRUNED:
+            what = f"pruned after {len(trial.intermediate_values)} of {cfg.batches} batches"
+        else:
+            what = trial.state.name.lower()
+        try:
+            best = f"best {study.best_value:.4f} (trial {study.best_trial.number})"
+        except ValueError:
+            best = "no best yet"
+        print(f"[{done}/{cfg.trials}] trial {trial.number}: {what}; {best}", flush=True)
+    return callback
+
+
+def _work(cfg: TuneConfig, worker: int) -> None:
+    """One worker process: run trials until the study holds ``cfg.trials`` finished ones."""
+    study, _ = load_study(cfg, worker)
+    stop = optuna.study.MaxTrialsCallback(cfg.trials, states=FINISHED)
+    if _finished(study) >= cfg.trials:
+        return
+    study.optimize(_objective(cfg, study), timeout=cfg.timeout, callbacks=[stop, _report_trial(cfg)])
+
+
+def _worker_entry(cfg: TuneConfig, worker: int) -> None:
+    try:
+        _work(cfg, worker)
+    except KeyboardInterrupt:
+        pass
+
+
+def run_workers(cfg: TuneConfig) -> None:
+    """Run ``cfg.workers`` processes on the shared storage (in this process when 1)."""
+    if cfg.workers == 1:
+        _work(cfg, 0)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_worker_entry, args=(cfg, w), name=f"tune-worker-{w}") for w in range(cfg.workers)]
+    for p in procs:
+        p.start()
+    try:
+        for p in procs:
+            p.join()
+    except KeyboardInterrupt:
+        for p in procs:
+            p.join(timeout=30)
+        raise
+    failed = [p.name for p in procs if p.exitcode not in (0, None)]
+    if failed:
+        raise StudyError(f"tuning worker(s) {', '.join(failed)} stopped with an error (see above)")
+
+
+def code_version() -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).parent, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        rev = ""
+    return f"ginbots {ginbots.__version__}" + (f" ({rev})" if rev else "")
+
+
+def heldout(cfg: TuneConfig, params: dict[str, Any], label: str) -> dict[str, Any]:
+    """Fresh seeds, many more games: the check against the winner's curse."""
+    spec = PlayerSpec(cfg.bot, params, label=label)
+    seed = derive_seed(cfg.seed, 0xD1CE)
+    tally = Tally()
+    for _, tally in evaluate(spec, cfg.opponents, cfg.heldout_games, seed, 1, workers=cfg.workers):
+        pass
+    return tally.summary()
+
+
+def write_outputs(cfg: TuneConfig, study: optuna.Study, best: dict[str, Any], default: dict[str, Any]) -> Path:
+    """``tuning/best/BOT.json`` and the two plots; returns the JSON path."""
+    trial = study.best_trial
+    counts = {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in TrialState}
+    params = {**cfg.fixed, **trial.params}
+    record = {
+        "bot": cfg.bot,
+        "params": params,
+        "study": cfg.study,
+        "storage": cfg.storage,
+        "opponents": cfg.opponents,
+        "objective": cfg.objective,
+        "trials": counts,
+        "best_trial": trial.number,
+        "study_value": trial.value,
+        "study_result": trial.user_attrs.get("result"),
+        "games_per_trial": cfg.games_per_trial,
+        "heldout": best,
+        "heldout_defaults": default,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "code_version": code_version(),
+        "command": " ".join(["ginbots", "tune"] + sys.argv[2:]) if sys.argv[1:2] == ["tune"] else "",
+    }
+    best_dir = Path(cfg.out_dir) / "best"
+    best_dir.mkdir(parents=True, exist_ok=True)
+    path = best_dir / f"{cfg.bot}.json"
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    plot_study(study, Path(cfg.out_dir) / "plots", cfg.bot)
+    return path
+
+
+def plot_study(study: optuna.Study, folder: Path, stem: str) -> list[Path]:
+    """Optuna's own optimisation-history and parameter-importance plots, as PNG."""
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from optuna.visualization import matplotlib as ovm
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, fn in (("history", ovm.plot_optimization_history), ("importances", ovm.plot_param_importances)):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                ax = fn(study)
+        except (ValueError, RuntimeError) as exc:  # e.g. too few finished trials for importances
+            print(f"  plot {name} skipped: {exc}", file=sys.stderr)
+            continue
+        fig = ax.figure if hasattr(ax, "figure") else plt.gcf()
+        fig.set_size_inches(8, 5)
+        fig.tight_layout()
+        path = folder / f"{stem}_{name}.png"
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def tune(cfg: TuneConfig) -> dict[str, Any]:
+    """Run (or resume) the study to ``cfg.trials`` finished trials, then the held-out check."""
+    study, storage = load_study(cfg)
+    requeued = recover_interrupted(study, storage)
+    if requeued and not cfg.quiet:
+        print(f"resuming {cfg.study}: re-queued interrupted trial(s) {requeued}")
+    already = _finished(study)
+    if not cfg.quiet:
+        print(f"study {cfg.study} ({cfg.storage}): {already} of {cfg.trials} trials finished; "
+              f"{cfg.games_per_trial} games per trial vs {', '.join(cfg.opponents)}, "
+              f"objective {cfg.objective}, {cfg.workers} worker(s)", flush=True)
+    start = time.perf_counter()
+    run_workers(cfg)
+    study, _ = load_study(cfg)
+    complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    if not complete:
+        raise StudyError(f"study {cfg.study!r} has no completed trial yet")
+    if _finished(study) < cfg.trials and cfg.timeout is None:
+        raise StudyError(f"study {cfg.study!r} stopped at {_finished(study)} of {cfg.trials} trials")
+    best_params = {**cfg.fixed, **study.best_trial.params}
+    best = heldout(cfg, best_params, f"{cfg.bot}:tuned")
+    default = heldout(cfg, dict(cfg.fixed), f"{cfg.bot}:default")
+    path = write_outputs(cfg, study, best, default)
+    if not cfg.quiet:
+        print(summary_text(cfg, study, best, default, path, time.perf_counter() - start))
+    return json.loads(path.read_text())
+
+
+def summary_text(cfg: TuneConfig, study: optuna.Study, best: dict[str, Any], default: dict[str, Any],
+                 path: Path, elapsed: float) -> str:
+    t = study.best_trial
+    fmt = lambda r: (f"{r['win_rate'] * 100:.1f}% [{r['ci90'][0] * 100:.1f}, {r['ci90'][1] * 100:.1f}] "  # noqa: E731
+                     f"over {r['games']} games, net {r['net_points_per_hand']:+.2f} pts/hand")
+    lines = [
+        f"study {cfg.study}: {_finished(study)} trials finished in {elapsed:.0f} s; best trial {t.number}: "
+        f"{cfg.objective} {t.value:.4f} on the study's {cfg.games_per_trial} games",
+        "  best params: " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in t.params.items()),
+        f"  held-out ({cfg.heldout_games} fresh games vs {', '.join(cfg.opponents)}, 90% Wilson):",
+        f"    tuned:    {fmt(best)}",
+        f"    defaults: {fmt(default)}",
+        f"  written: {path} (use: ginbots match {cfg.bot}:tuned simple)",
+    ]
+    return "\n".join(lines)
+
+
+def config_dict(cfg: TuneConfig) -> dict[str, Any]:
+    return asdict(cfg)
