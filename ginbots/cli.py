@@ -88,8 +88,12 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .trace import describe_hand, read_traces, replay
 
+    if Path(args.trace).is_dir():
+        return _replay_tournament_game(args)
     records = list(read_traces(args.trace))
     if not records:
         print(f"{args.trace}: no games", file=sys.stderr)
@@ -147,6 +151,48 @@ def cmd_tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .report import build_report
+    from .tournament import TournamentConfig, TournamentError, default_bots, run_tournament, summary_text
+
+    config = TournamentConfig(bots=tuple(args.bots) or default_bots(), games_per_pair=args.games_per_pair,
+                              seed=args.seed, workers=args.workers, time_budget=args.time_budget,
+                              confidence=args.confidence)
+    try:
+        summary = run_tournament(config, args.out, progress=args.progress)
+    except TournamentError as exc:
+        print(f"ginbots tournament: error: {exc}", file=sys.stderr)
+        return 2
+    print(summary_text(summary))
+    page, charts = build_report(summary, args.out)
+    print(f"  report: {page}" + (f" and {len(charts)} charts" if charts else " (charts need matplotlib)"))
+    if summary.get("interrupted"):
+        print("  interrupted: run the same command again to finish", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _replay_tournament_game(args: argparse.Namespace) -> int:
+    from .trace import describe_hand, write_traces
+    from .tournament import TournamentError, regenerate_trace
+
+    if not args.pair or args.game is None:
+        print("ginbots replay: a tournament folder needs --pair A,B and --game N", file=sys.stderr)
+        return 2
+    a, _, b = args.pair.partition(",")
+    try:
+        trace = regenerate_trace(args.trace, a, b, args.game)
+    except TournamentError as exc:
+        print(f"ginbots replay: error: {exc}", file=sys.stderr)
+        return 2
+    if args.save:
+        write_traces(args.save, [trace])
+        print(f"trace written to {args.save}")
+    for k in ([args.hand] if args.hand else range(1, len(trace["hands"]) + 1)):
+        print(describe_hand(trace, k))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_results, run_all
 
@@ -185,11 +231,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_match)
 
-    p = sub.add_parser("replay", help="print or check a recorded game")
+    p = sub.add_parser("replay", help="print or check a recorded game (a trace file or a tournament folder)")
     p.add_argument("trace")
     p.add_argument("--game", type=int, help="game index in the trace file (default: the first)")
     p.add_argument("--hand", type=int, help="hand number, from 1 (default: all)")
     p.add_argument("--check", action="store_true", help="replay through the engine and compare every event")
+    p.add_argument("--pair", help="with a tournament folder: the two bots, A,B")
+    p.add_argument("--save", help="with a tournament folder: also write the game's trace here")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("tune", help="tune a bot's hyperparameters with Optuna (needs the tune extra)")
@@ -211,6 +259,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out-dir", default="tuning", help="where studies/, best/ and plots/ go")
     p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
     p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("tournament", help="round robin of bots with ratings and a report (resumable)")
+    p.add_argument("bots", nargs="*", help="player specs (default: every registered bot)")
+    p.add_argument("--games-per-pair", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--time-budget", type=_budget, default=30.0)
+    p.add_argument("--confidence", type=_confidence, default=0.90)
+    p.add_argument("--out", default="results/tournament", help="folder for games, summary and report")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
