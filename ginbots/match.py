@@ -298,6 +298,28 @@ class ProgressBar:
             sys.stderr.flush()
 
 
+def run_in_workers(chunks: list[Any], workers: int, setup: Callable[..., None], setup_args: tuple[Any, ...],
+                   run: Callable[[Any], Any], absorb: Callable[[Any], None], ordered: bool = True) -> bool:
+    """Run ``run(chunk)`` for every chunk, here or in a pool of ``workers`` processes
+    (each set up once with ``setup(*setup_args)``), handing each result to ``absorb``.
+
+    Returns True when Ctrl-C stopped it; whatever was absorbed stays.
+    """
+    try:
+        if workers == 1:
+            setup(*setup_args)
+            for chunk in chunks:
+                absorb(run(chunk))
+        else:
+            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+            with ctx.Pool(workers, initializer=setup, initargs=setup_args) as pool:
+                for part in (pool.imap if ordered else pool.imap_unordered)(run, chunks):
+                    absorb(part)
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
 def run_match(
     spec_a: PlayerSpec,
     spec_b: PlayerSpec,
@@ -314,7 +336,6 @@ def run_match(
     results: dict[int, dict[str, Any]] = {}
     hists = {"A": LatencyHistogram(), "B": LatencyHistogram()}
     start = time.perf_counter()
-    interrupted = False
 
     def absorb(part: Any) -> None:
         games, part_hists, traces = part
@@ -328,17 +349,7 @@ def run_match(
 
     setup_args = (spec_a, spec_b, config.game, config.single_hand, config.trace or on_traces is not None)
     try:
-        if config.workers == 1:
-            _Worker.setup(*setup_args)
-            for chunk in chunks:
-                absorb(_Worker.run(chunk))
-        else:
-            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            with ctx.Pool(config.workers, initializer=_Worker.setup, initargs=setup_args) as pool:
-                for part in pool.imap(_run_chunk, chunks):
-                    absorb(part)
-    except KeyboardInterrupt:
-        interrupted = True
+        interrupted = run_in_workers(chunks, config.workers, _Worker.setup, setup_args, _run_chunk, absorb)
     finally:
         bar.close()
     games = [results[i] for i in sorted(results)]

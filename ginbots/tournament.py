@@ -9,14 +9,13 @@ tournament continues where it stopped without replaying a game.
 from __future__ import annotations
 
 import json
-import multiprocessing
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable
 
 from .engine import GameConfig, play_game
-from .match import GameJob, MatchConfig, ProgressBar, derive_seed, schedule, summarize_game
+from .match import GameJob, MatchConfig, ProgressBar, derive_seed, run_in_workers, schedule, summarize_game
 from .ratings import bradley_terry, elo_by_rounds
 from .registry import PlayerSpec, parse_spec
 from .stats import LatencyHistogram, wilson
@@ -141,7 +140,6 @@ def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool 
     finished = {(g["pair"], g["index"]) for g in done}
     todo = [(p, job) for p, job in config.jobs() if (p, job.index) not in finished]
     bar = ProgressBar(len(todo), "games", progress)
-    interrupted = False
     size = max(1, min(20, len(todo) // (config.workers * 8) or 1))
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     with open(folder / GAMES_FILE, "a", encoding="utf-8") as out:
@@ -152,18 +150,8 @@ def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool 
             bar.update(len(records))
 
         try:
-            if config.workers == 1:
-                _Worker.setup(config)
-                for chunk in chunks:
-                    absorb(_Worker.run(chunk))
-            else:
-                ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                                  else "spawn")
-                with ctx.Pool(config.workers, initializer=_Worker.setup, initargs=(config,)) as pool:
-                    for records in pool.imap_unordered(_run_chunk, chunks):
-                        absorb(records)
-        except KeyboardInterrupt:
-            interrupted = True
+            interrupted = run_in_workers(chunks, config.workers, _Worker.setup, (config,), _run_chunk, absorb,
+                                         ordered=False)
         finally:
             bar.close()
     summary = summarize(config, load_games(folder))
