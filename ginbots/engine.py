@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, Sequence
 
-from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of
+from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of, union
 from .javarandom import JavaRandom, deal_order
 from .player import Player
 from .rules import (
@@ -168,10 +168,7 @@ def play_game(
         problem = check_melds(hand, melds)
         if problem:
             raise illegal(seat, action, *problem)
-        covered = 0
-        for m in melds:
-            covered |= m
-        return melds, covered
+        return melds, union(melds)
 
     def announce_melds(seat: int, melds: tuple[int, ...], events: list[dict[str, Any]] | None) -> None:
         call(0, "report_final_melds", p0.report_final_melds, seat, melds)
@@ -237,7 +234,7 @@ def play_game(
             hand_masks = [0, 0]
             for i in range(20):
                 hand_masks[i & 1] |= 1 << deck[i]
-            events: list[dict[str, Any]] | None = None
+            events = None
             if record is not None:
                 events = []
                 hrec: dict[str, Any] = {
