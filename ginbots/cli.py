@@ -193,6 +193,12 @@ def _replay_tournament_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .bridge import main as bridge_main
+
+    return bridge_main([args.bot] + (["--params", args.params] if args.params else []) + ["--seed", str(args.seed)])
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_results, run_all
 
@@ -270,6 +276,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="results/tournament", help="folder for games, summary and report")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("serve", help="play a bot over stdin/stdout (the bridge protocol, submission/PROTOCOL.md)")
+    p.add_argument("bot")
+    p.add_argument("--params")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
