@@ -231,6 +231,8 @@ def serve(player: Player, name: str, stdin: IO[str], stdout: IO[str], stderr: IO
                 stderr.flush()
                 return EXIT_BOT_ERROR
             if reply is not None:
+                if "id" in msg:  # echoed so a host that timed out can drop late replies
+                    reply["id"] = msg["id"]
                 real_stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
                 real_stdout.flush()
         return EXIT_OK

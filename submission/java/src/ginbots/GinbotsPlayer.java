@@ -1,0 +1,381 @@
+package ginbots;
+
+import ginrummy.Card;
+import ginrummy.GinRummyPlayer;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A challenge player backed by a ginbots bot in a Python process (the bridge protocol,
+ * submission/PROTOCOL.md). It starts the bridge once, forwards every callback, checks every
+ * answer against the rules, and plays a built-in Simple move instead of an illegal, late or
+ * missing answer, so its host never forfeits or crashes because of the Python side.
+ *
+ * The command comes from the system property {@code ginbots.command} or the environment
+ * variable {@code GINBOTS_COMMAND} (default: {@code python3 -m ginbots.bridge simple}).
+ * The per-game thinking budget (default 30 s, property {@code ginbots.budget}) is counted here,
+ * where the bridge's time is visible, and sent to the bot as {@code time_left}.
+ */
+public class GinbotsPlayer implements GinRummyPlayer {
+    private static final String END = "\u0000end";
+    private static final long MIN_WAIT_NANOS = 50_000_000L;
+
+    private final List<String> command;
+    private final double budgetSeconds;
+    private final long decisionTimeoutNanos;
+    private Process process;
+    private BufferedWriter toBridge;
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+    private boolean dead;
+    private long nextId;
+
+    private int seat;
+    private long hand;
+    private int faceUp = -1;
+    private boolean tookFaceUp;
+    private int takenThisTurn = -1;
+    private boolean opponentKnocked;
+    private boolean newGame = true;
+    private double usedSeconds;
+    private int fallbacks;
+
+    public GinbotsPlayer() {
+        this(commandFromEnvironment());
+    }
+
+    public GinbotsPlayer(List<String> command) {
+        this.command = new ArrayList<>(command);
+        this.budgetSeconds = Double.parseDouble(System.getProperty("ginbots.budget", "30"));
+        this.decisionTimeoutNanos = (long) (Double.parseDouble(System.getProperty("ginbots.decision_timeout", "10"))
+                * 1e9);
+        start();
+    }
+
+    static List<String> commandFromEnvironment() {
+        String text = System.getProperty("ginbots.command", System.getenv("GINBOTS_COMMAND"));
+        if (text == null || text.isBlank()) {
+            text = "python3 -m ginbots.bridge simple";
+        }
+        return Arrays.asList(text.trim().split("\\s+"));
+    }
+
+    /** How many decisions the built-in policy had to make (illegal, late or missing answers). */
+    public int fallbackCount() {
+        return fallbacks;
+    }
+
+    public boolean bridgeAlive() {
+        return !dead;
+    }
+
+    private void start() {
+        try {
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            die("cannot start " + command + ": " + e.getMessage());
+            return;
+        }
+        toBridge = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+        BufferedReader from = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Thread reader = new Thread(() -> {
+            try {
+                String line;
+                while ((line = from.readLine()) != null) {
+                    replies.add(line);
+                }
+            } catch (IOException ignored) {
+                // the process is gone: reported below
+            }
+            replies.add(END);
+        }, "ginbots-bridge-reader");
+        reader.setDaemon(true);
+        reader.start();
+        Map<String, Object> hello = ask("{\"type\":\"hello\",\"protocol\":1", 30_000_000_000L);
+        if (hello == null || !"hello".equals(hello.get("type"))) {
+            die("the bridge did not answer hello");
+        }
+    }
+
+    private void die(String why) {
+        if (!dead) {
+            System.err.println("ginbots shim: bot unavailable, playing the built-in policy from now on: " + why);
+        }
+        dead = true;
+        if (process != null) {
+            process.destroy();
+        }
+    }
+
+    private void send(String json) {
+        if (dead) {
+            return;
+        }
+        try {
+            toBridge.write(json);
+            toBridge.write('\n');
+            toBridge.flush();
+        } catch (IOException e) {
+            die("writing to the bridge failed: " + e.getMessage());
+        }
+    }
+
+    /** Sends a decision (an unterminated JSON object) and waits for its reply; null on any failure. */
+    private Map<String, Object> ask(String openObject, long waitNanos) {
+        if (dead) {
+            return null;
+        }
+        long id = nextId++;
+        long start = System.nanoTime();
+        send(openObject + ",\"id\":" + id + "}");
+        try {
+            long deadline = start + waitNanos;
+            while (!dead) {
+                long left = deadline - System.nanoTime();
+                String line = left > 0 ? replies.poll(left, TimeUnit.NANOSECONDS) : null;
+                if (line == null) {
+                    System.err.println("ginbots shim: no answer within " + waitNanos / 1e9 + " s; playing the built-in move");
+                    return null;
+                }
+                if (END.equals(line)) {
+                    die("the bridge process ended" + exitNote());
+                    return null;
+                }
+                Object parsed;
+                try {
+                    parsed = Json.parse(line);
+                } catch (IllegalArgumentException e) {
+                    System.err.println("ginbots shim: unreadable answer " + line);
+                    return null;
+                }
+                if (parsed instanceof Map) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> reply = (Map<String, Object>) parsed;
+                    Object got = reply.get("id");
+                    if (got instanceof Long && (Long) got == id) {
+                        return reply;
+                    }
+                }
+                // a late answer to an earlier question: drop it
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            usedSeconds += (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    private String exitNote() {
+        try {
+            if (process != null && process.waitFor(1, TimeUnit.SECONDS)) {
+                return " (exit code " + process.exitValue() + ")";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "";
+    }
+
+    private long waitBudget() {
+        double left = budgetSeconds - usedSeconds - 0.5;
+        return Math.max(MIN_WAIT_NANOS, Math.min(decisionTimeoutNanos, (long) (left * 1e9)));
+    }
+
+    private String timeLeft() {
+        return ",\"time_left\":" + String.format(java.util.Locale.ROOT, "%.3f", Math.max(0, budgetSeconds - usedSeconds));
+    }
+
+    private void fallback(String what) {
+        fallbacks++;
+        System.err.println("ginbots shim: " + what + "; playing the built-in move");
+    }
+
+    private static String ids(long mask) {
+        StringBuilder out = new StringBuilder("[");
+        for (int c = 0; c < 52; c++) {
+            if ((mask >> c & 1L) != 0) {
+                out.append(out.length() > 1 ? "," : "").append(c);
+            }
+        }
+        return out.append(']').toString();
+    }
+
+    private static long mask(Iterable<Card> cards) {
+        long m = 0;
+        for (Card c : cards) {
+            m |= 1L << c.getId();
+        }
+        return m;
+    }
+
+    // --- the challenge's callbacks ---------------------------------------------------------
+
+    @Override
+    public void startGame(int playerNum, int startingPlayerNum, Card[] cards) {
+        if (newGame) {
+            send("{\"type\":\"new_game\",\"seed\":null}");
+            usedSeconds = 0;
+            newGame = false;
+        }
+        seat = playerNum;
+        hand = mask(Arrays.asList(cards));
+        faceUp = -1;
+        takenThisTurn = -1;
+        opponentKnocked = false;
+        send("{\"type\":\"start_hand\",\"seat\":" + playerNum + ",\"starter\":" + startingPlayerNum
+                + ",\"hand\":" + ids(hand) + "}");
+    }
+
+    @Override
+    public boolean willDrawFaceUpCard(Card card) {
+        faceUp = card.getId();
+        Map<String, Object> reply = ask("{\"type\":\"will_draw_face_up\",\"card\":" + faceUp + timeLeft(), waitBudget());
+        Object take = reply == null ? null : reply.get("take");
+        if (!(take instanceof Boolean)) {
+            fallback("no usable answer to the face-up offer of " + card);
+            take = FallbackPolicy.takeFaceUp(hand, faceUp);
+        }
+        tookFaceUp = (Boolean) take;
+        return tookFaceUp;
+    }
+
+    @Override
+    public void reportDraw(int playerNum, Card drawnCard) {
+        if (playerNum == seat && drawnCard != null) {
+            hand |= 1L << drawnCard.getId();
+            takenThisTurn = tookFaceUp && drawnCard.getId() == faceUp ? faceUp : -1;
+            tookFaceUp = false;
+        }
+        send("{\"type\":\"report_draw\",\"seat\":" + playerNum + ",\"card\":"
+                + (drawnCard == null ? "null" : String.valueOf(drawnCard.getId())) + "}");
+    }
+
+    @Override
+    public Card getDiscard() {
+        Map<String, Object> reply = ask("{\"type\":\"get_discard\"" + timeLeft(), waitBudget());
+        Object card = reply == null ? null : reply.get("card");
+        int id = card instanceof Long ? (int) (long) (Long) card : -1;
+        if (id < 0 || id > 51 || (hand >> id & 1L) == 0 || id == takenThisTurn) {
+            fallback(reply == null ? "no discard answer" : "illegal discard " + reply);
+            id = FallbackPolicy.discard(hand, takenThisTurn);
+        }
+        return Card.getCard(id);
+    }
+
+    @Override
+    public void reportDiscard(int playerNum, Card discardedCard) {
+        if (playerNum == seat) {
+            hand &= ~(1L << discardedCard.getId());
+            takenThisTurn = -1;
+        }
+        send("{\"type\":\"report_discard\",\"seat\":" + playerNum + ",\"card\":" + discardedCard.getId() + "}");
+    }
+
+    @Override
+    public ArrayList<ArrayList<Card>> getFinalMelds() {
+        Map<String, Object> reply = ask("{\"type\":\"get_melds\",\"opponent_knocked\":" + opponentKnocked + timeLeft(),
+                waitBudget());
+        List<Long> melds = reply == null ? null : checkedMelds(reply);
+        if (reply == null || (melds == null && (opponentKnocked || reply.get("melds") != null))) {
+            fallback(reply == null ? "no meld answer" : "illegal melds " + reply);
+            melds = FallbackPolicy.melds(hand, opponentKnocked);
+        }
+        if (melds == null) {
+            return null;
+        }
+        ArrayList<ArrayList<Card>> out = new ArrayList<>();
+        for (long m : melds) {
+            ArrayList<Card> meld = new ArrayList<>();
+            for (int c = 0; c < 52; c++) {
+                if ((m >> c & 1L) != 0) {
+                    meld.add(Card.getCard(c));
+                }
+            }
+            out.add(meld);
+        }
+        return out;
+    }
+
+    /** The reply's melds if legal (legal melds, in hand, disjoint; deadwood <= 10 for a knock), else null. */
+    private List<Long> checkedMelds(Map<String, Object> reply) {
+        Object value = reply.get("melds");
+        if (!(value instanceof List)) {
+            return null;
+        }
+        List<Long> out = new ArrayList<>();
+        long used = 0;
+        for (Object meld : (List<?>) value) {
+            if (!(meld instanceof List)) {
+                return null;
+            }
+            long m = 0;
+            for (Object c : (List<?>) meld) {
+                if (!(c instanceof Long) || (Long) c < 0 || (Long) c > 51) {
+                    return null;
+                }
+                m |= 1L << (Long) c;
+            }
+            if (!Melds.isMeld(m) || (m & ~hand) != 0 || (m & used) != 0 || Long.bitCount(m) != ((List<?>) meld).size()) {
+                return null;
+            }
+            used |= m;
+            out.add(m);
+        }
+        if (!opponentKnocked && Melds.points(hand & ~used) > 10) {
+            return null;
+        }
+        return out;
+    }
+
+    @Override
+    public void reportFinalMelds(int playerNum, ArrayList<ArrayList<Card>> melds) {
+        if (playerNum != seat) {
+            opponentKnocked = true;
+        }
+        StringBuilder json = new StringBuilder("[");
+        for (ArrayList<Card> meld : melds) {
+            json.append(json.length() > 1 ? "," : "").append(ids(mask(meld)));
+        }
+        send("{\"type\":\"report_melds\",\"seat\":" + playerNum + ",\"melds\":" + json + "]}");
+    }
+
+    @Override
+    public void reportScores(int[] scores) {
+        send("{\"type\":\"report_scores\",\"scores\":[" + scores[0] + "," + scores[1] + "]}");
+        if (scores[0] >= 100 || scores[1] >= 100) {
+            newGame = true;
+        }
+    }
+
+    @Override
+    public void reportLayoff(int playerNum, Card layoffCard, ArrayList<Card> opponentMeld) {
+        send("{\"type\":\"report_layoff\",\"seat\":" + playerNum + ",\"card\":" + layoffCard.getId() + ",\"meld\":"
+                + ids(mask(opponentMeld)) + "}");
+    }
+
+    @Override
+    public void reportFinalHand(int playerNum, ArrayList<Card> finalHand) {
+        send("{\"type\":\"report_final_hand\",\"seat\":" + playerNum + ",\"hand\":" + ids(mask(finalHand)) + "}");
+    }
+
+    /** Ends the bridge process (the tournament runner never calls this; the JVM exit does the same). */
+    public void close() {
+        send("{\"type\":\"bye\"}");
+        if (process != null) {
+            process.destroy();
+        }
+    }
+}

@@ -1,0 +1,28 @@
+"""A deliberately broken bridge for the shim's tests: `illegal` answers every decision with
+something the rules forbid; `dies` exits after the hello; `slow` never answers a discard."""
+
+import json
+import sys
+import time
+
+mode = sys.argv[1]
+for line in sys.stdin:
+    msg = json.loads(line)
+    reply = None
+    kind = msg["type"]
+    if kind == "hello":
+        reply = {"type": "hello", "protocol": 1, "bot": "bad-" + mode, "params": {}}
+        if mode == "dies":
+            print(json.dumps({**reply, "id": msg.get("id")}), flush=True)
+            sys.exit(3)
+    elif kind == "will_draw_face_up":
+        reply = {"type": "reply", "take": "maybe"}
+    elif kind == "get_discard":
+        if mode == "slow":
+            time.sleep(60)
+        reply = {"type": "reply", "card": 99}
+    elif kind == "get_melds":
+        reply = {"type": "reply", "melds": [[0, 1, 5]]}
+    if reply is not None:
+        reply["id"] = msg.get("id")
+        print(json.dumps(reply), flush=True)
