@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import traceback
+from pathlib import Path
 from typing import IO, Any, Sequence
 
 from .cards import NUM_CARDS, cards_of, mask_of
@@ -90,7 +92,7 @@ class BridgeSession:
                                                   f"{PROTOCOL_VERSION}")
             self.greeted = True
             return {"type": "hello", "protocol": PROTOCOL_VERSION, "bot": self.name,
-                    "params": self.player.params}
+                    "params": self.player.params, "module_path": str(Path(__file__).resolve().parent)}
         if not self.greeted:
             raise ProtocolError(EXIT_ORDER, f"{kind} before hello")
         if "time_left" in msg:
@@ -267,13 +269,16 @@ class ProcessPlayer(Player):
 
     name = "process"
 
-    def __init__(self, command: Sequence[str], *, seed: int | None = None, label: str = "") -> None:
+    def __init__(self, command: Sequence[str], *, seed: int | None = None, label: str = "",
+                 cwd: str | None = None, isolated: bool = False) -> None:
+        """``isolated`` drops PYTHONPATH from the child's environment (used to verify packages)."""
         super().__init__(seed=seed)
         self.command = list(command)
         self.label = label or " ".join(self.command[-1:])
         self.name = self.label
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} if isolated else None
         self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+                                     stderr=subprocess.PIPE, text=True, bufsize=1, cwd=cwd, env=env)
         hello = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION})
         self.remote = hello
 

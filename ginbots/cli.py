@@ -199,6 +199,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return bridge_main([args.bot] + (["--params", args.params] if args.params else []) + ["--seed", str(args.seed)])
 
 
+def cmd_package(args: argparse.Namespace) -> int:
+    from .package import PackageError, build_package, verify_package
+
+    if args.verify:
+        report = verify_package(args.target, games=args.games)
+        print(report.text())
+        return 0 if report.ok else 1
+    try:
+        archive = build_package(args.target, args.params, args.output)
+    except PackageError as exc:
+        print(f"ginbots package: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"built {archive} ({archive.stat().st_size:,} bytes); check it with: ginbots package --verify {archive}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_results, run_all
 
@@ -282,6 +298,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("package", help="build a submission archive for a bot, or --verify one")
+    p.add_argument("target", help="player spec to package, or with --verify the archive")
+    p.add_argument("--params", help="JSON parameter file for the bot")
+    p.add_argument("-o", "--output", default="submission/dist", help="folder for the archive")
+    p.add_argument("--verify", action="store_true", help="unpack, check hashes, play smoke games")
+    p.add_argument("--games", type=int, default=4, help="smoke games against simple when verifying")
+    p.set_defaults(func=cmd_package)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")

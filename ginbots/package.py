@@ -1,0 +1,262 @@
+"""Submission packaging: one self-contained, hash-checked archive per bot, and its verification.
+
+``ginbots package BOT`` collects the bot's code (only the bundle modules it
+imports), its parameters and weights, the Java shim, a manifest with the
+sha256 of every file, and a README for the organiser. ``--verify`` unpacks an
+archive into a fresh directory, checks every hash, starts the bridge from the
+unpacked copy (never the development checkout) and plays smoke games.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+from . import __version__
+from .registry import available_players, parse_spec
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_ROOT.parent
+JAVA_DIR = PROJECT_ROOT / "submission" / "java"
+WEIGHTS_DIR = PROJECT_ROOT / "weights"
+MANIFEST = "MANIFEST.json"
+
+
+class PackageError(ValueError):
+    """A package that cannot be built, or an archive that fails verification; says which file and why."""
+
+
+def module_closure(module: str) -> list[str]:
+    """Every ``ginbots`` module that ``module`` imports, directly or not (itself included)."""
+    seen: set[str] = set()
+    todo = [module, "ginbots", "ginbots.bridge", "ginbots.registry"]
+    while todo:
+        name = todo.pop()
+        if name in seen or not name.startswith("ginbots"):
+            continue
+        path = _module_path(name)
+        if path is None:
+            continue
+        seen.add(name)
+        parent = name.rpartition(".")[0]
+        while parent:
+            todo.append(parent)
+            parent = parent.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(package, node.module, node.level)
+                todo.append(base)
+                todo.extend(f"{base}.{alias.name}" for alias in node.names)
+    return sorted(seen)
+
+
+def _resolve(package: str, module: str | None, level: int) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".")
+    base = ".".join(parts[: len(parts) - level + 1])
+    return f"{base}.{module}" if module else base
+
+
+def _module_path(name: str) -> Path | None:
+    rel = Path(*name.split("."))
+    for candidate in (PROJECT_ROOT / rel.with_suffix(".py"), PROJECT_ROOT / rel / "__init__.py"):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _requirements() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {}
+    for dist in ("numpy", "onnxruntime"):
+        try:
+            out[dist] = f">={metadata.version(dist)}"
+        except metadata.PackageNotFoundError:
+            out[dist] = ""
+    return out
+
+
+def _compile_java(target: Path) -> bool:
+    javac = shutil.which("javac")
+    if javac is None:
+        return False
+    sources = [str(p) for p in (JAVA_DIR / "stub" / "ginrummy").glob("*.java")]
+    sources += [str(p) for p in (JAVA_DIR / "src" / "ginbots").glob("*.java")]
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([javac, "-d", tmp, *sources], check=True, capture_output=True)
+        for cls in Path(tmp, "ginbots").glob("*.class"):  # the stand-in ginrummy stays out
+            dest = target / "java" / "classes" / "ginbots" / cls.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(cls, dest)
+    return True
+
+
+def build_package(spec_text: str, params_file: str | None = None, out_dir: str | Path = "submission/dist") -> Path:
+    """Build ``ginbots-NAME-VERSION.zip`` for a player spec; returns its path."""
+    spec = parse_spec(spec_text, params_file)
+    target_module = available_players()[spec.name].partition(":")[0]
+    modules = module_closure(target_module)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files: list[Path] = []
+        for name in modules:
+            src = _module_path(name)
+            assert src is not None
+            dest = root / src.relative_to(PROJECT_ROOT)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, dest)
+        (root / "params.json").write_text(json.dumps(spec.params, indent=2, sort_keys=True) + "\n")
+        weights = [w for w in getattr(spec.make(seed=0), "weight_files", lambda: [])()]
+        for w in weights:
+            dest = root / "weights" / Path(w).name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(w, dest)
+        for src in (JAVA_DIR / "src" / "ginbots").glob("*.java"):
+            dest = root / "java" / "src" / "ginbots" / src.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, dest)
+        compiled = _compile_java(root)
+        bridge = f"python3 -m ginbots.bridge {spec.name} --params params.json"
+        (root / "README.txt").write_text(_organiser_readme(spec.display, bridge, compiled))
+        files = sorted(p for p in root.rglob("*") if p.is_file())
+        manifest = {
+            "bot": spec.name,
+            "spec": spec.display,
+            "version": __version__,
+            "hyperparameters": spec.make(seed=0).params,
+            "python_requires": ">=3.10",
+            "requirements": _requirements(),
+            "entry_points": {
+                "bridge": bridge,
+                "bridge_cwd": "the unpacked archive's top folder",
+                "java_class": "ginbots.GinbotsPlayer",
+                "java_classpath": "java/classes" if compiled else "compile java/src/ginbots/*.java first",
+                "java_property": f"-Dginbots.command=\"{bridge}\"",
+            },
+            "files": {str(p.relative_to(root)): _sha256(p) for p in files},
+        }
+        (root / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        archive = out / f"ginbots-{spec.display.replace(':', '-').replace('/', '_')}-{__version__}.zip"
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+            for p in sorted(root.rglob("*")):
+                if p.is_file():
+                    zf.write(p, p.relative_to(root).as_posix())
+    return archive
+
+
+def _organiser_readme(spec: str, bridge: str, compiled: bool) -> str:
+    java = ("java/classes holds the compiled shim." if compiled else
+            "Compile the shim first: javac -cp <challenge classes> -d java/classes java/src/ginbots/*.java")
+    return f"""ginbots submission: {spec}
+
+Requirements: Python 3.10+, with numpy and onnxruntime installed (pip install numpy onnxruntime).
+Every file's sha256 is in MANIFEST.json; `ginbots package --verify` checks them.
+
+Play over stdin/stdout (the bridge protocol), from this folder:
+    {bridge}
+
+In the EAAI Java harness: {java}
+    java -cp <challenge classes>:java/classes -Dginbots.command="{bridge}" ...
+and name ginbots.GinbotsPlayer as the player class; start the JVM in this folder.
+The shim checks every answer and plays a built-in Simple move if the Python side
+fails, so the host never forfeits because of it.
+"""
+
+
+@dataclass
+class Verification:
+    archive: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    games: int = 0
+    wins: int = 0
+    forfeits: int = 0
+
+    def text(self) -> str:
+        head = f"{self.archive}: {'PASS' if self.ok else 'FAIL'}"
+        if self.games:
+            head += f" ({self.games} smoke games vs simple: {self.wins} won, {self.forfeits} forfeits)"
+        return "\n".join([head] + [f"  - {p}" for p in self.problems])
+
+
+def verify_package(archive: str | Path, games: int = 4) -> Verification:
+    """Unpack into a fresh directory, check hashes and completeness, play smoke games from the copy."""
+    from .bridge import ProcessPlayer
+    from .engine import GameConfig, play_game
+    from .players.baselines import SimplePlayer
+
+    archive = Path(archive)
+    report = Verification(str(archive), ok=False)
+    if not archive.exists():
+        report.problems.append("archive does not exist")
+        return report
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        try:
+            with zipfile.ZipFile(archive) as zf:
+                zf.extractall(root)
+        except zipfile.BadZipFile as exc:
+            report.problems.append(f"not a zip archive: {exc}")
+            return report
+        try:
+            manifest = json.loads((root / MANIFEST).read_text())
+            listed = manifest["files"]
+        except (OSError, json.JSONDecodeError, KeyError) as exc:
+            report.problems.append(f"{MANIFEST} missing or unreadable: {exc}")
+            return report
+        present = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()} - {MANIFEST}
+        for name in sorted(set(listed) - present):
+            report.problems.append(f"{name}: listed in the manifest but missing")
+        for name in sorted(present - set(listed)):
+            report.problems.append(f"{name}: present but not in the manifest")
+        for name in sorted(set(listed) & present):
+            if _sha256(root / name) != listed[name]:
+                report.problems.append(f"{name}: sha256 differs from the manifest (tampered or corrupt)")
+        if report.problems:
+            return report
+        command = [sys.executable, "-m", "ginbots.bridge", manifest["bot"], "--params", "params.json"]
+        try:
+            remote = ProcessPlayer(command, label=manifest["spec"], cwd=str(root), isolated=True)
+        except Exception as exc:
+            report.problems.append(f"the bridge did not start from the unpacked archive: {exc}")
+            return report
+        try:
+            where = str(remote.remote.get("module_path", ""))
+            if not where.startswith(str(root.resolve())) and not where.startswith(str(root)):
+                report.problems.append(f"the bridge loaded ginbots from {where}, not from the archive")
+                return report
+            for g in range(games):
+                bots = [remote, SimplePlayer(seed=g)]
+                res = play_game(bots if g % 2 == 0 else bots[::-1], seed=1000 + g,
+                                config=GameConfig(time_budget=60.0), player_seeds=(g, g + 1))
+                seat = 0 if g % 2 == 0 else 1
+                report.games += 1
+                report.wins += res.winner == seat
+                if res.forfeit is not None:
+                    report.forfeits += 1
+                    report.problems.append(f"smoke game {g}: {res.forfeit.reason}")
+        finally:
+            remote.close()
+    report.ok = not report.problems
+    return report

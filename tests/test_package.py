@@ -1,0 +1,69 @@
+"""Submission archives: every bundled bot packs and verifies from a clean copy; tampering is caught."""
+
+import json
+import zipfile
+
+import pytest
+
+from ginbots.package import build_package, module_closure, verify_package
+
+BOTS = ["simple", "random", "greedy", "keats", "planner"]
+
+
+def test_only_the_modules_a_bot_imports_are_packed():
+    keats = module_closure("ginbots.players.keats")
+    assert "ginbots.players.keats" in keats and "ginbots.tactics" in keats and "ginbots.bridge" in keats
+    assert "ginbots.engine" not in keats and "ginbots.match" not in keats and "ginbots.players.planner" not in keats
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_every_bundled_bot_packages_and_verifies(bot, tmp_path):
+    archive = build_package(bot, out_dir=tmp_path)
+    with zipfile.ZipFile(archive) as zf:
+        manifest = json.loads(zf.read("MANIFEST.json"))
+        names = set(zf.namelist())
+    assert manifest["bot"] == bot and "params.json" in names and "README.txt" in names
+    assert set(manifest["files"]) == names - {"MANIFEST.json"}
+    assert manifest["entry_points"]["java_class"] == "ginbots.GinbotsPlayer"
+    report = verify_package(archive, games=2)
+    assert report.ok, report.text()
+    assert report.games == 2 and report.forfeits == 0
+
+
+def test_tuned_parameters_travel_with_the_package(tmp_path, monkeypatch):
+    params = tmp_path / "p.json"
+    params.write_text('{"params": {"knock_threshold": 3}}')
+    archive = build_package("keats", params_file=str(params), out_dir=tmp_path)
+    with zipfile.ZipFile(archive) as zf:
+        assert json.loads(zf.read("params.json")) == {"knock_threshold": 3}
+        assert json.loads(zf.read("MANIFEST.json"))["hyperparameters"]["knock_threshold"] == 3
+
+
+def _rewrite(archive, out, change):
+    with zipfile.ZipFile(archive) as src, zipfile.ZipFile(out, "w") as dst:
+        items = {n: src.read(n) for n in src.namelist()}
+        change(items)
+        for name, data in items.items():
+            dst.writestr(name, data)
+    return out
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda f: f.__setitem__("ginbots/melds.py", f["ginbots/melds.py"] + b"\n# evil\n"), "ginbots/melds.py: sha256"),
+    (lambda f: f.pop("ginbots/rules.py"), "ginbots/rules.py: listed in the manifest but missing"),
+    (lambda f: f.__setitem__("extra.py", b"print('hi')"), "extra.py: present but not in the manifest"),
+    (lambda f: f.pop("MANIFEST.json"), "MANIFEST.json missing"),
+])
+def test_tampered_or_incomplete_archives_fail_with_the_file_named(change, words, tmp_path):
+    good = build_package("simple", out_dir=tmp_path)
+    bad = _rewrite(good, tmp_path / "bad.zip", change)
+    report = verify_package(bad, games=1)
+    assert not report.ok and any(words in p for p in report.problems), report.text()
+    assert "FAIL" in report.text()
+
+
+def test_a_file_that_is_not_an_archive_fails(tmp_path):
+    junk = tmp_path / "junk.zip"
+    junk.write_text("not a zip")
+    assert not verify_package(junk).ok
+    assert not verify_package(tmp_path / "missing.zip").ok
