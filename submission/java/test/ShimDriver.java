@@ -62,7 +62,7 @@ public class ShimDriver {
 
         public ArrayList<ArrayList<Card>> getFinalMelds() {
             List<Long> melds = FallbackPolicy.melds(hand, opponentKnocked);
-            return melds == null ? null : toCards(melds);
+            return melds == null ? null : GinbotsPlayer.toCards(melds);
         }
 
         public void reportFinalMelds(int playerNum, ArrayList<ArrayList<Card>> melds) {
@@ -79,20 +79,6 @@ public class ShimDriver {
 
         public void reportFinalHand(int playerNum, ArrayList<Card> hand) {
         }
-    }
-
-    static ArrayList<ArrayList<Card>> toCards(List<Long> melds) {
-        ArrayList<ArrayList<Card>> out = new ArrayList<>();
-        for (long m : melds) {
-            ArrayList<Card> meld = new ArrayList<>();
-            for (int c = 0; c < 52; c++) {
-                if ((m >> c & 1L) != 0) {
-                    meld.add(Card.getCard(c));
-                }
-            }
-            out.add(meld);
-        }
-        return out;
     }
 
     static long mask(List<Card> cards) {

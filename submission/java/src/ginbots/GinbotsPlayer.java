@@ -293,9 +293,11 @@ public class GinbotsPlayer implements GinRummyPlayer {
             fallback(reply == null ? "no meld answer" : "illegal melds " + reply);
             melds = FallbackPolicy.melds(hand, opponentKnocked);
         }
-        if (melds == null) {
-            return null;
-        }
+        return melds == null ? null : toCards(melds);
+    }
+
+    /** Meld masks as the challenge's lists of canonical Card objects. */
+    public static ArrayList<ArrayList<Card>> toCards(List<Long> melds) {
         ArrayList<ArrayList<Card>> out = new ArrayList<>();
         for (long m : melds) {
             ArrayList<Card> meld = new ArrayList<>();
