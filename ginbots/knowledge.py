@@ -9,7 +9,6 @@ opponent turn it happened on), dead cards, unknown cards and the stock size.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from .cards import ALL_CARDS_MASK, HAND_SIZE, cards_of
 from .player import HandTrackingPlayer
@@ -171,8 +170,3 @@ class KnowledgePlayer(HandTrackingPlayer):
     def report_discard(self, seat: int, card: int) -> None:
         super().report_discard(seat, card)
         self.knowledge.discarded(seat, card)
-
-    def describe_knowledge(self) -> dict[str, Any]:
-        k = self.knowledge
-        return {"hand": cards_of(k.hand), "pile": list(k.pile), "stock": k.stock_size,
-                "opp_known": cards_of(k.opp_known), "unknown": k.unknown.bit_count()}

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from .engine import GameConfig, GameResult, play_game
 from .registry import PlayerSpec
@@ -359,8 +359,3 @@ def run_match(
 def write_json(report: MatchReport, path: str | os.PathLike[str]) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(report.to_json(), fh, indent=2)
-
-
-def iter_hands(report: MatchReport) -> Iterable[dict[str, Any]]:
-    for g in report.games:
-        yield from g["hands"]

@@ -119,7 +119,8 @@ class Player(ABC):
         self.rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        changed = {k: v for k, v in self.params.items() if k in self._defaults() and self._defaults()[k] != v}
+        defaults = self._defaults()
+        changed = {k: v for k, v in self.params.items() if defaults.get(k, v) != v}
         extra = "".join(f", {k}={v!r}" for k, v in changed.items())
         return f"{type(self).__name__}(seed={self.seed!r}{extra})"
 

@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
@@ -439,7 +439,3 @@ def summary_text(cfg: TuneConfig, study: optuna.Study, best: dict[str, Any], def
         f"  written: {path} (use: ginbots match {cfg.bot}:tuned simple)",
     ]
     return "\n".join(lines)
-
-
-def config_dict(cfg: TuneConfig) -> dict[str, Any]:
-    return asdict(cfg)
