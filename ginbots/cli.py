@@ -215,6 +215,21 @@ def cmd_package(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_openspiel(args: argparse.Namespace) -> int:
+    try:
+        from .adapters.openspiel import GinbotsBot, play_hands, simple_bot, summary
+        from .registry import parse_spec
+    except ImportError as exc:
+        print(f"ginbots openspiel: needs the openspiel extra (pip install 'ginbots[openspiel]'): {exc}",
+              file=sys.stderr)
+        return 2
+    spec = parse_spec(args.bot, args.params)
+    result = play_hands(lambda p: GinbotsBot(spec.make(seed=args.seed * 2 + p), p, seed=args.seed),
+                        simple_bot, args.hands, seed=args.seed)
+    print(summary(spec.display, result))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_results, run_all
 
@@ -306,6 +321,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true", help="unpack, check hashes, play smoke games")
     p.add_argument("--games", type=int, default=4, help="smoke games against simple when verifying")
     p.set_defaults(func=cmd_package)
+
+    p = sub.add_parser("openspiel", help="play a bot in OpenSpiel's gin_rummy against its simple bot")
+    p.add_argument("bot")
+    p.add_argument("--params")
+    p.add_argument("--hands", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_openspiel)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")

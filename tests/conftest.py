@@ -23,3 +23,14 @@ def data_dir() -> Path:
 
 def iter_fixture(name: str) -> Iterator[dict[str, Any]]:
     yield from fixture_records(name)
+
+
+#: One line per bot from tests/test_openspiel.py, printed at the end of the run.
+OPENSPIEL_RESULTS: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if OPENSPIEL_RESULTS:
+        terminalreporter.section("OpenSpiel gin_rummy: bundled bots vs OpenSpiel's simple bot")
+        for line in OPENSPIEL_RESULTS:
+            terminalreporter.write_line(line)

@@ -1,0 +1,1 @@
+"""Adapters that seat ginbots players in other game frameworks (optional extras)."""
