@@ -1,0 +1,59 @@
+"""The estimator interface and the two bounds: uniform (no model) and omniscient (the truth)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from ..knowledge import Knowledge
+from .snapshot import Snapshot, bits, normalise, sample_hands, snapshot_rows, with_known_cards
+
+
+class Estimator(ABC):
+    """Per card, the probability that the opponent holds it.
+
+    ``raw`` is the model's own output with known cards pinned to 0/1 (what the
+    evaluation scores, as the document does); ``probabilities`` normalises it
+    so the 52 values sum to 10 and lie in [0, 1] (what players use).
+    """
+
+    name = "estimator"
+
+    @abstractmethod
+    def raw(self, snap: Snapshot) -> np.ndarray:
+        """(B, 52) estimates for a batch of observations."""
+
+    def probabilities(self, snap: Snapshot) -> np.ndarray:
+        return normalise(snap, self.raw(snap))
+
+    def estimate(self, knowledge: Knowledge) -> np.ndarray:
+        """(52,) normalised probabilities for one live seat."""
+        return self.probabilities(snapshot_rows([knowledge]))[0]
+
+    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator) -> np.ndarray:
+        """(count, 52) bool: complete opponent hands consistent with what we know."""
+        snap = snapshot_rows([knowledge])
+        return sample_hands(self.probabilities(snap)[0], snap, count, rng)
+
+
+class UniformEstimator(Estimator):
+    """Every unknown card equally likely: the null model every estimator must beat."""
+
+    name = "uniform"
+
+    def raw(self, snap: Snapshot) -> np.ndarray:
+        unknown = bits(snap.unknown & ~snap.opp_known)
+        share = snap.opp_unknown_count / np.maximum(1, unknown.sum(axis=1))
+        return with_known_cards(snap, unknown * share[:, None].astype(np.float32))
+
+
+class OmniscientEstimator(Estimator):
+    """Reads the recorded true hand: the upper bound in evaluation, never usable in play."""
+
+    name = "omniscient"
+
+    def raw(self, snap: Snapshot) -> np.ndarray:
+        if (snap.truth < 0).any():
+            raise ValueError("the omniscient estimator needs recorded true hands (evaluation only)")
+        return bits(snap.truth)

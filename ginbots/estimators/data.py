@@ -1,0 +1,164 @@
+"""Self-play observation data for training and evaluating estimators.
+
+Two recorders sit at the table around any two players; after every opponent
+discard the observer's knowledge is encoded as a ``Snapshot`` row together
+with the opponent's true hand (both recorders live in this process, which is
+the only reason the truth is available).  Generation runs in chunks of games,
+one ``.npz`` per chunk, resumable and spread over worker processes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine import play_game
+from ..knowledge import Knowledge
+from ..match import ProgressBar, derive_seed, run_in_workers
+from ..player import Player
+from ..registry import parse_spec
+from .snapshot import Snapshot, snapshot_rows
+
+
+class _Table:
+    def __init__(self) -> None:
+        self.recorders: list[_Recorder] = []
+        self.rows: list[tuple[Knowledge, int, int, int]] = []  # (frozen knowledge, truth, episode, step)
+        self.episode = 0
+
+
+class _Recorder(Player):
+    """Forwards every callback to ``inner`` and records what this seat knows."""
+
+    name = "recorder"
+
+    def __init__(self, inner: Player, table: _Table) -> None:
+        super().__init__(seed=inner.seed)
+        self.inner = inner
+        self.table = table
+        table.recorders.append(self)
+
+    def new_game(self, seed: int | None = None) -> None:
+        self.inner.new_game(seed)
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        self.knowledge = Knowledge(seat, starter, hand)
+        self.seat = seat
+        self.step = 0
+        if seat == 0:
+            self.table.episode += 1
+        self.inner.start_hand(seat, starter, hand)
+
+    def will_draw_face_up(self, card: int) -> bool:
+        self.knowledge.offered(card)
+        take = bool(self.inner.will_draw_face_up(card))
+        self.knowledge.answered(card, take)
+        return take
+
+    def report_draw(self, seat: int, card: int | None) -> None:
+        self.knowledge.drew(seat, card)
+        self.inner.report_draw(seat, card)
+
+    def discard(self) -> int:
+        return self.inner.discard()
+
+    def report_discard(self, seat: int, card: int) -> None:
+        self.knowledge.discarded(seat, card)
+        self.inner.report_discard(seat, card)
+        if seat != self.seat:
+            other = self.table.recorders[seat].knowledge
+            truth = other.hand & ~(1 << card)  # its own report of this discard may not have run yet
+            episode = 2 * self.table.episode + self.seat
+            self.table.rows.append((_freeze(self.knowledge), truth, episode, self.step))
+            self.step += 1
+
+    def knock(self) -> Any:
+        return self.inner.knock()
+
+    def declare_melds(self) -> Any:
+        return self.inner.declare_melds()
+
+    def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
+        self.inner.report_final_melds(seat, melds)
+
+    def report_layoff(self, seat: int, card: int, meld_before: int) -> None:
+        self.inner.report_layoff(seat, card, meld_before)
+
+    def report_final_hand(self, seat: int, hand: int) -> None:
+        self.inner.report_final_hand(seat, hand)
+
+    def report_scores(self, scores: tuple[int, int]) -> None:
+        self.inner.report_scores(scores)
+
+
+def _freeze(k: Knowledge) -> Knowledge:
+    copy = Knowledge.__new__(Knowledge)
+    for slot in Knowledge.__slots__:
+        value = getattr(k, slot)
+        setattr(copy, slot, list(value) if isinstance(value, list) else value)
+    return copy
+
+
+def record_games(spec_a: str, spec_b: str, seeds: list[int], episode_base: int = 0) -> Snapshot:
+    """Play one game per seed between two player specs and return every observation row."""
+    a, b = parse_spec(spec_a), parse_spec(spec_b)
+    table = _Table()
+    table.episode = episode_base
+    for seed in seeds:
+        table.recorders = []
+        players = (_Recorder(a.make(seed=derive_seed(seed, 0)), table),
+                   _Recorder(b.make(seed=derive_seed(seed, 1)), table))
+        play_game(players, seed=seed)
+    if not table.rows:
+        return snapshot_rows([])
+    ks, truths, episodes, steps = zip(*table.rows)
+    return snapshot_rows(list(ks), list(truths), list(episodes), list(steps))
+
+
+def _setup() -> None:
+    pass
+
+
+def _run(job: tuple[str, str, int, int, int, str]) -> int:
+    spec_a, spec_b, seed, start, size, path = job
+    seeds = [derive_seed(seed, g) for g in range(start, start + size)]
+    snap = record_games(spec_a, spec_b, seeds, episode_base=start * 1000)
+    tmp = Path(path + ".tmp.npz")
+    np.savez_compressed(tmp, **snap.to_arrays())
+    tmp.replace(path)  # a chunk is either complete on disk or absent
+    return size
+
+
+def generate(out_dir: str | Path, games: int, *, players: tuple[str, str] = ("simple", "simple"),
+             seed: int = 1, chunk: int = 250, workers: int = 1, progress: bool | None = None) -> list[Path]:
+    """Record ``games`` self-play games into ``out_dir/chunk_NNNNN.npz``; chunks
+    already on disk are kept, so an interrupted run resumes where it stopped."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths, jobs = [], []
+    for i, start in enumerate(range(0, games, chunk)):
+        path = out / f"chunk_{i:05d}.npz"
+        paths.append(path)
+        if not path.exists():
+            jobs.append((players[0], players[1], seed, start, min(chunk, games - start), str(path)))
+    bar = ProgressBar(sum(j[4] for j in jobs), "games", progress)
+    stopped = run_in_workers(jobs, workers, _setup, (), _run, bar.update, ordered=False)
+    bar.close()
+    if stopped:
+        raise KeyboardInterrupt
+    return paths
+
+
+def load(paths: list[Path] | str | Path) -> Snapshot:
+    """Every row of the given chunk files (or of every chunk in a folder)."""
+    if isinstance(paths, (str, Path)):
+        paths = sorted(Path(paths).glob("chunk_*.npz"))
+    if not paths:
+        raise FileNotFoundError("no data chunks found; run `ginbots estimators generate` first")
+    parts = []
+    for p in paths:
+        with np.load(p) as data:
+            parts.append(Snapshot.from_arrays(data))
+    return Snapshot.concat(parts)

@@ -1,0 +1,95 @@
+"""The learned estimators at play time: frozen ONNX networks run by onnxruntime.
+
+``shankar-cnn`` (document 001: plug-rule array, 17x13 ambi-superpermutation
+rows, CNN 16/32/64), ``simple-nn`` (document 001: dense 100-85-60-52 sigmoid,
+fed its own previous estimate, hence trained in generations) and ``mlp8``
+(document 002: four 13x4 turn matrices, dense 500-500 ReLU, 52 sigmoid).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..knowledge import Knowledge
+from .base import Estimator, UniformEstimator
+from .features import mlp8_input, shankar_input, simple_nn_input
+from .snapshot import Snapshot, snapshot_rows, with_known_cards
+from .weights import OnnxNet, find_weights
+
+#: estimator name -> weights file
+NET_FILES = {"shankar-cnn": "shankar_cnn.onnx", "simple-nn": "simple_nn.onnx", "mlp8": "mlp8.onnx"}
+
+
+class NetEstimator(Estimator):
+    """An ONNX network over one feature encoding; one batched inference per call."""
+
+    features: Callable[[Snapshot], np.ndarray]
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.net = OnnxNet(path or find_weights(NET_FILES[self.name]))
+
+    def raw(self, snap: Snapshot) -> np.ndarray:
+        return with_known_cards(snap, self.net(type(self).features(snap)))
+
+
+class ShankarCNNEstimator(NetEstimator):
+    name = "shankar-cnn"
+    features = staticmethod(shankar_input)
+
+
+class MLP8Estimator(NetEstimator):
+    name = "mlp8"
+    features = staticmethod(mlp8_input)
+
+
+def run_in_sequence(snap: Snapshot, step_fn: Callable[[Snapshot, np.ndarray], np.ndarray]) -> np.ndarray:
+    """Apply a recurrent estimator over recorded rows: each row sees the output of
+    the previous row of its episode (uniform for an episode's first row)."""
+    out = np.zeros((len(snap), 52), dtype=np.float32)
+    order = np.lexsort((snap.step, snap.episode))
+    ep, st = snap.episode[order], snap.step[order]
+    has_prev = np.zeros(len(order), dtype=bool)
+    has_prev[1:] = (ep[1:] == ep[:-1]) & (st[1:] == st[:-1] + 1)
+    uniform = UniformEstimator().raw(snap)
+    rank = np.zeros(len(order), dtype=np.int64)  # position within the run of consecutive rows
+    for i in range(1, len(order)):
+        rank[i] = rank[i - 1] + 1 if has_prev[i] else 0
+    for r in range(int(rank.max(initial=-1)) + 1):
+        pos = np.flatnonzero(rank == r)
+        rows = order[pos]
+        prev = out[order[pos - 1]] if r > 0 else uniform[rows]
+        out[rows] = step_fn(snap.select(rows), prev)
+    return out
+
+
+class SimpleNNEstimator(NetEstimator):
+    """Recurrent: its previous estimate is an input; remembered between calls in a hand."""
+
+    name = "simple-nn"
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        super().__init__(path)
+        self._last: tuple[int, int, np.ndarray] | None = None  # (knowledge id, opp turns, estimate)
+
+    def _step(self, snap: Snapshot, prev: np.ndarray) -> np.ndarray:
+        return with_known_cards(snap, self.net(simple_nn_input(snap, prev)))
+
+    def raw(self, snap: Snapshot) -> np.ndarray:
+        return run_in_sequence(snap, self._step)
+
+    def estimate(self, knowledge: Knowledge) -> np.ndarray:
+        snap = snapshot_rows([knowledge])
+        last = self._last
+        if last is not None and last[0] == id(knowledge) and last[1] == knowledge.opp_turns:
+            raw = last[2]
+        else:
+            fresh = last is None or last[0] != id(knowledge) or last[1] > knowledge.opp_turns
+            prev = UniformEstimator().raw(snap) if fresh else last[2][None]
+            raw = self._step(snap, prev)[0]
+            self._last = (id(knowledge), knowledge.opp_turns, raw)
+        from .snapshot import normalise
+
+        return normalise(snap, raw[None])[0]
