@@ -329,6 +329,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_openspiel)
 
+    from .estimators.cli import add_parser as add_estimators_parser
+
+    add_estimators_parser(sub)
+
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
     p.add_argument("--json", help="write the figures as JSON")

@@ -3,3 +3,34 @@
 ``make_estimator(name)`` builds one from the frozen weights in ``weights/``;
 ``ESTIMATOR_NAMES`` lists them.  See ``base.Estimator`` for the interface.
 """
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .base import Estimator
+
+#: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
+ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "ensemble")
+BAYES_FILE = "bayes_tables.npz"
+
+
+def make_estimator(name: str) -> "Estimator":
+    """A ready estimator by name, its weights loaded and checked; ValueError for an unknown name."""
+    from . import base, bayes, ensemble, nets
+    from .weights import find_weights
+
+    if name == "uniform":
+        return base.UniformEstimator()
+    if name == "omniscient":
+        return base.OmniscientEstimator()
+    if name in ("bayes", "bayes-isru"):
+        return bayes.BayesianEstimator.load(find_weights(BAYES_FILE), "logistic" if name == "bayes" else "isru")
+    if name == "shankar-cnn":
+        return nets.ShankarCNNEstimator()
+    if name == "simple-nn":
+        return nets.SimpleNNEstimator()
+    if name == "mlp8":
+        return nets.MLP8Estimator()
+    if name == "ensemble":
+        return ensemble.EnsembleEstimator.load()
+    raise ValueError(f"no estimator named {name!r}; choose from {', '.join(ESTIMATOR_NAMES)}")

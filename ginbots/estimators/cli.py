@@ -1,0 +1,143 @@
+"""``ginbots estimators generate | bayes | train | eval``: the estimator pipeline, one command each."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from pathlib import Path
+
+from . import BAYES_FILE, ESTIMATOR_NAMES, make_estimator
+
+DEFAULT_DATA = "data/estimators/simple"
+LEARNED = ["bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8"]
+
+
+def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("estimators", help="opponent-hand estimators: generate data, build tables, train, evaluate")
+    esub = p.add_subparsers(dest="estimators_command", required=True)
+
+    g = esub.add_parser("generate", help="record self-play observations in resumable chunks")
+    g.add_argument("--games", type=int, default=10000)
+    g.add_argument("--players", default="simple,simple", help="two player specs, comma-separated")
+    g.add_argument("--out", default=DEFAULT_DATA)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--chunk", type=int, default=250)
+    g.add_argument("--workers", type=int, default=2)
+    g.set_defaults(func=cmd_generate)
+
+    b = esub.add_parser("bayes", help="likelihood tables for the Bayesian estimators from recorded data")
+    b.add_argument("--data", default=DEFAULT_DATA)
+    b.add_argument("--out", default="weights")
+    b.set_defaults(func=cmd_bayes)
+
+    t = esub.add_parser("train", help="train networks and freeze them to ONNX (needs the train extra)")
+    t.add_argument("networks", nargs="*", default=["shankar-cnn", "simple-nn", "mlp8"])
+    t.add_argument("--data", default=DEFAULT_DATA)
+    t.add_argument("--max-rows", type=int, default=400_000, help="use at most this many rows (whole episodes)")
+    t.add_argument("--epochs", type=int, default=4)
+    t.add_argument("--generations", type=int, default=3, help="simple-nn data/training cycles")
+    t.add_argument("--batch", type=int, default=256)
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--out", default="weights")
+    t.set_defaults(func=cmd_train)
+
+    e = esub.add_parser("eval", help="score estimators per turn with document 001's five metrics")
+    e.add_argument("--games", type=int, default=2000)
+    e.add_argument("--seed", type=int, default=2026, help="evaluation seed (keep it apart from training seeds)")
+    e.add_argument("--estimators", default=",".join(n for n in ESTIMATOR_NAMES if n != "ensemble"))
+    e.add_argument("--workers", type=int, default=2)
+    e.add_argument("--out", default="reports/estimators")
+    e.add_argument("--write-ensemble", metavar="PATH", help="also store the chosen ranges here (weights/ensemble.json)")
+    e.set_defaults(func=cmd_eval)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .data import generate
+
+    players = tuple(args.players.split(","))
+    if len(players) != 2:
+        print("ginbots estimators generate: --players needs two specs, e.g. simple,simple", file=sys.stderr)
+        return 2
+    paths = generate(args.out, args.games, players=players, seed=args.seed, chunk=args.chunk,
+                     workers=args.workers)  # type: ignore[arg-type]
+    (Path(args.out) / "source.json").write_text(json.dumps(
+        {"players": players, "games": args.games, "seed": args.seed, "chunk": args.chunk}) + "\n")
+    print(f"{len(paths)} chunks in {args.out}")
+    return 0
+
+
+def _source(data: str) -> str:
+    try:
+        meta = json.loads((Path(data) / "source.json").read_text())
+        return f"{meta['games']} games {' vs '.join(meta['players'])}, seed {meta['seed']}"
+    except (OSError, ValueError, KeyError):
+        return f"recorded self-play in {data}"
+
+
+def cmd_bayes(args: argparse.Namespace) -> int:
+    from .bayes import count_tables, save_tables
+    from .data import load
+    from .weights import sha256_of
+
+    snap = load(args.data)
+    held, seen = count_tables(snap)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / BAYES_FILE
+    meta = {"source": _source(args.data), "rows": int(len(snap))}
+    save_tables(path, held, seen, meta)
+    card = {"name": "bayes", "file": path.name,
+            "architecture": "likelihood tables: took face-up (2) x face-up rank (14) x discard rank (14) "
+                            "x card rank (13) x suit relation (4)",
+            "parameters": int(seen.size * 2), "data": {**meta, "observations": int(seen.sum()),
+                                                       "cells_with_50_or_more": int((seen >= 50).sum())},
+            "regenerate": "ginbots estimators generate --games 10000 && ginbots estimators bayes",
+            "date": datetime.date.today().isoformat(), "sha256": sha256_of(path)}
+    (out / "bayes_tables.card.json").write_text(json.dumps(card, indent=2) + "\n")
+    print(f"wrote {path}: {int(seen.sum()):,} observations, {int((seen >= 50).sum())} cells with >= 50")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from .train import split_by_episode, train_network
+    except ImportError as exc:
+        print(f"ginbots estimators train: {exc}", file=sys.stderr)
+        return 2
+    from .data import load
+
+    snap = load(args.data)
+    if len(snap) > args.max_rows:
+        cut = snap.episode[args.max_rows]
+        snap = snap.select(snap.episode < cut) if (snap.episode < cut).any() else snap.select(slice(args.max_rows))
+    train, val = split_by_episode(snap, seed=args.seed)
+    for name in args.networks:
+        print(f"training {name} on {len(train):,} rows, validating on {len(val):,}")
+        card = train_network(name, train, val, args.out, epochs=args.epochs, batch=args.batch, lr=args.lr,
+                             generations=args.generations, seed=args.seed, data_source=_source(args.data))
+        print(f"  {card['file']}: {card['parameters']:,} parameters, validation {card['validation']}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .data import generate, load
+    from .evaluate import evaluate, write_report
+
+    names = [n.strip() for n in args.estimators.split(",") if n.strip()]
+    estimators = {n: make_estimator(n) for n in names}
+    data_dir = Path("data/estimators") / f"eval-seed{args.seed}-games{args.games}"
+    generate(data_dir, args.games, seed=args.seed, workers=args.workers)
+    snap = load(data_dir)
+    result = evaluate(snap, estimators)
+    report = write_report(result, args.out, [n for n in names if n in LEARNED])
+    print(report["table"])
+    print(f"\nensemble ranges (lowest mean squared difference per turn): {report['ranges']}")
+    print(f"plots and summary in {args.out}/")
+    if args.write_ensemble:
+        Path(args.write_ensemble).write_text(json.dumps(
+            {"ranges": report["ranges"], "chosen_by": "mean_squared_difference per opponent turn",
+             "evaluation": f"{args.games} games simple vs simple, seed {args.seed}"}, indent=1) + "\n")
+    return 0
