@@ -28,6 +28,7 @@ BUILTIN_PLAYERS = {
     "greedy": "ginbots.players.baselines:GreedyPlayer",
     "keats": "ginbots.players.keats:KeatsPlayer",
     "planner": "ginbots.players.planner:PlannerPlayer",
+    "safe": "ginbots.players.safe:SafeDiscarderPlayer",
 }
 
 #: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working

@@ -199,12 +199,18 @@ def test_live_recurrent_estimate_matches_the_batch_path() -> None:
     est = make_estimator("simple-nn")
     live, rows = [], []
 
+    hands_seen = [0]
+
     class Watcher(KnowingSimple):
+        def start_hand(self, seat: int, starter: int, hand: int) -> None:
+            super().start_hand(seat, starter, hand)
+            hands_seen[0] += 1
+
         def report_discard(self, seat: int, card: int) -> None:
             super().report_discard(seat, card)
             if seat != self.seat and len(rows) < 40:
                 rows.append(snapshot_rows([self.knowledge], steps=[self.knowledge.opp_turns - 1],
-                                          episodes=[id(self.knowledge) % 100000]))
+                                          episodes=[hands_seen[0]]))
                 live.append(est.estimate(self.knowledge))
 
     play_game((Watcher(seed=1), SimplePlayer(seed=2)), seed=5)

@@ -16,7 +16,7 @@ import numpy as np
 from ..knowledge import Knowledge
 from .base import Estimator, UniformEstimator
 from .features import mlp8_input, shankar_input, simple_nn_input
-from .snapshot import Snapshot, snapshot_rows, with_known_cards
+from .snapshot import Snapshot, normalise, snapshot_rows, with_known_cards
 from .weights import OnnxNet, find_weights
 
 #: estimator name -> weights file
@@ -72,7 +72,7 @@ class SimpleNNEstimator(NetEstimator):
 
     def __init__(self, path: str | Path | None = None) -> None:
         super().__init__(path)
-        self._last: tuple[int, int, np.ndarray] | None = None  # (knowledge id, opp turns, estimate)
+        self._last: tuple[Knowledge, int, np.ndarray] | None = None  # (tracker, opp turns, estimate)
 
     def _step(self, snap: Snapshot, prev: np.ndarray) -> np.ndarray:
         return with_known_cards(snap, self.net(simple_nn_input(snap, prev)))
@@ -83,13 +83,11 @@ class SimpleNNEstimator(NetEstimator):
     def estimate(self, knowledge: Knowledge) -> np.ndarray:
         snap = snapshot_rows([knowledge])
         last = self._last
-        if last is not None and last[0] == id(knowledge) and last[1] == knowledge.opp_turns:
+        if last is not None and last[0] is knowledge and last[1] == knowledge.opp_turns:
             raw = last[2]
         else:
-            fresh = last is None or last[0] != id(knowledge) or last[1] > knowledge.opp_turns
+            fresh = last is None or last[0] is not knowledge or last[1] > knowledge.opp_turns
             prev = UniformEstimator().raw(snap) if fresh else last[2][None]
             raw = self._step(snap, prev)[0]
-            self._last = (id(knowledge), knowledge.opp_turns, raw)
-        from .snapshot import normalise
-
+            self._last = (knowledge, knowledge.opp_turns, raw)
         return normalise(snap, raw[None])[0]

@@ -1,0 +1,54 @@
+"""Document 001's hand-estimation application: Simple with a safe discard rule.
+
+Among the ``top_k`` (3) safest discards, by the eq. 5 discard risk of the
+opponent-hand estimate (default: the Shankar CNN), discard the one that leaves
+the least deadwood; draw and knock as Simple does.  Candidates are the cards
+whose discard lowers deadwood (the document's "decreases deadwood"), so a
+safe but melded card is never thrown.
+"""
+
+from __future__ import annotations
+
+from ..estimators import ESTIMATOR_NAMES, make_estimator
+from ..estimators.base import Estimator
+from ..estimators.risk import discard_risk
+from ..knowledge import KnowledgePlayer
+from ..melds import discard_outcomes, min_deadwood
+from ..player import Hyperparameter
+from .baselines import SimplePlayer
+
+
+class SafeDiscarderPlayer(KnowledgePlayer, SimplePlayer):
+    """Simple, discarding the least-deadwood card among the ``top_k`` safest (document 001)."""
+
+    name = "safe"
+    hyperparameters = (
+        Hyperparameter("top_k", int, 3, 1, 11, doc="how many of the safest discards to choose among (document: 3)"),
+        Hyperparameter("estimator", str, "shankar-cnn",
+                       choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
+                       doc="opponent-hand estimator behind the risk (document: the Shankar CNN)"),
+    )
+
+    _estimators: dict[str, Estimator] = {}  # one loaded network per process, shared by every seat
+
+    def estimator(self) -> Estimator:
+        name = self.params["estimator"]
+        if name not in self._estimators:
+            self._estimators[name] = make_estimator(name)
+        return self._estimators[name]
+
+    def wants_face_up(self, card: int) -> bool:
+        return SimplePlayer.will_draw_face_up(self, card)
+
+    def discard(self) -> int:
+        risk = discard_risk(self.estimator().estimate(self.knowledge))
+        legal = self.hand & ~(1 << self.drawn) if self.drawn == self.face_up else self.hand
+        outcomes = [(c, dw) for c, dw, _ in discard_outcomes(self.hand) if legal >> c & 1]
+        # Only cards whose discard lowers deadwood compete (a melded card is never "safe" to break up);
+        # a hand with none (every card melded) chooses among all.
+        now = min_deadwood(self.hand)
+        outcomes = [o for o in outcomes if o[1] < now] or outcomes
+        safest = sorted(outcomes, key=lambda o: (risk[o[0]], o[1]))[: self.params["top_k"]]
+        best = min(dw for _, dw in safest)
+        choices = [c for c, dw in safest if dw == best]
+        return choices[0] if len(choices) == 1 else choices[self.rng.randrange(len(choices))]
