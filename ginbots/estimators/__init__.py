@@ -34,3 +34,22 @@ def make_estimator(name: str) -> "Estimator":
     if name == "ensemble":
         return ensemble.EnsembleEstimator.load()
     raise ValueError(f"no estimator named {name!r}; choose from {', '.join(ESTIMATOR_NAMES)}")
+
+
+def weight_files_for(name: str) -> list:
+    """Every file estimator ``name`` loads (weights and their model cards), for packaging."""
+    import json as _json
+
+    from .nets import NET_FILES
+    from .weights import card_path, find_weights
+
+    if name in ("uniform", "omniscient"):
+        return []
+    if name in NET_FILES or name in ("bayes", "bayes-isru"):
+        path = find_weights(NET_FILES.get(name, BAYES_FILE))
+        return [path, card_path(path)]
+    if name == "ensemble":
+        path = find_weights("ensemble.json")
+        members = {r[2] for r in _json.loads(path.read_text())["ranges"]}
+        return [path] + [f for m in sorted(members) for f in weight_files_for(m)]
+    raise ValueError(f"no estimator named {name!r}; choose from {', '.join(ESTIMATOR_NAMES)}")

@@ -9,7 +9,7 @@ safe but melded card is never thrown.
 
 from __future__ import annotations
 
-from ..estimators import ESTIMATOR_NAMES, make_estimator
+from ..estimators import ESTIMATOR_NAMES, make_estimator, weight_files_for
 from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
 from ..knowledge import KnowledgePlayer
@@ -36,6 +36,9 @@ class SafeDiscarderPlayer(KnowledgePlayer, SimplePlayer):
         if name not in self._estimators:
             self._estimators[name] = make_estimator(name)
         return self._estimators[name]
+
+    def weight_files(self) -> list:
+        return weight_files_for(self.params["estimator"])
 
     def wants_face_up(self, card: int) -> bool:
         return SimplePlayer.will_draw_face_up(self, card)
