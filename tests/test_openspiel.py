@@ -131,3 +131,18 @@ def test_every_bundled_bot_plays_200_openspiel_hands_legally(name: str) -> None:
     assert result.fallbacks["exception"] == 0, result.fallbacks
     assert any(p != 0 for p in result.points)
     OPENSPIEL_RESULTS.append(summary(name, result))
+
+
+def test_wall_phase_ends_a_hand_nobody_knocks() -> None:
+    from helpers import Passive
+
+    seen = []
+
+    class Watching(GinbotsBot):
+        def step(self, state):  # type: ignore[no-untyped-def]
+            seen.append(state.current_phase())
+            return super().step(state)
+
+    result = play_hands(lambda p: Watching(Passive(seed=p), p), lambda p: Watching(Passive(seed=p + 2), p), 4, seed=3)
+    assert GR.WALL in seen
+    assert result.points == [0.0] * 4 and not result.fallbacks
