@@ -73,6 +73,10 @@ class Snapshot:
         return cls(**{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)})
 
 
+def _turn_rows(events: list[list[tuple[int, int]]]) -> np.ndarray:
+    return np.stack([_turn_row(e) for e in events]) if events else np.zeros((0, NUM_CARDS), dtype=np.int8)
+
+
 def _turn_row(events: list[tuple[int, int]]) -> np.ndarray:
     row = np.zeros(NUM_CARDS, dtype=np.int8)
     for card, turn in events:
@@ -94,9 +98,9 @@ def snapshot_rows(knowledges: list[Knowledge], truths: list[int] | None = None,
         top=np.array([k.pile[-1] if k.pile else -1 for k in knowledges], dtype=np.int8),
         opp_known=np.array([k.opp_known for k in knowledges], dtype=np.int64),
         unknown=np.array([k.unknown for k in knowledges], dtype=np.int64),
-        picked=np.stack([_turn_row(k.opp_picked) for k in knowledges]),
-        declined=np.stack([_turn_row(k.opp_declined) for k in knowledges]),
-        discarded=np.stack([_turn_row(k.opp_discards) for k in knowledges]),
+        picked=_turn_rows([k.opp_picked for k in knowledges]),
+        declined=_turn_rows([k.opp_declined for k in knowledges]),
+        discarded=_turn_rows([k.opp_discards for k in knowledges]),
         opp_turns=np.array([k.opp_turns for k in knowledges], dtype=np.int16),
         stock=np.array([k.stock_size for k in knowledges], dtype=np.int16),
         truth=np.array(truths if truths is not None else [-1] * n, dtype=np.int64),
