@@ -7,9 +7,7 @@ from typing import Any, Callable
 
 from ginbots.cards import cards_of, parse_card, parse_cards
 from ginbots.melds import best_meld_set, min_deadwood
-from ginbots.knowledge import KnowledgePlayer
 from ginbots.player import HandTrackingPlayer
-from ginbots.players.baselines import SimplePlayer
 
 
 def deck_from(seat0: str, seat1: str, upcard: str, stock: str = "") -> list[int]:
@@ -95,9 +93,3 @@ def hand_names(mask: int) -> list[str]:
 
 __all__ = ["deck_from", "Passive", "Hooked", "seated", "knock_when_legal", "sleeper", "hand_names", "parse_cards"]
 
-
-class KnowingSimple(KnowledgePlayer, SimplePlayer):
-    """Simple's play, with a ``knowledge`` tracker kept up to date (for estimator tests)."""
-
-    def wants_face_up(self, card: int) -> bool:
-        return SimplePlayer.will_draw_face_up(self, card)

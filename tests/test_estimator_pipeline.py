@@ -12,8 +12,7 @@ from ginbots.engine import play_game
 from ginbots.estimators import make_estimator
 from ginbots.estimators.data import generate, load
 from ginbots.melds import deadwood_after_discards
-from ginbots.players.baselines import SimplePlayer
-from helpers import KnowingSimple
+from ginbots.players.baselines import SimplePlayer, TrackingSimplePlayer
 
 
 def test_generation_resumes_and_is_deterministic(tmp_path: Path) -> None:
@@ -27,7 +26,7 @@ def test_generation_resumes_and_is_deterministic(tmp_path: Path) -> None:
         np.testing.assert_array_equal(a, b)
 
 
-class SamplingDiscarder(KnowingSimple):
+class SamplingDiscarder(TrackingSimplePlayer):
     """Simple, but among its minimum-deadwood discards it throws the one fewest sampled opponent hands want."""
 
     estimator_name = "mlp8"

@@ -193,15 +193,14 @@ def test_live_recurrent_estimate_matches_the_batch_path() -> None:
     """simple-nn keeps its previous output between live calls; that must equal the sequential batch run."""
     from ginbots.engine import play_game
     from ginbots.estimators.snapshot import Snapshot, snapshot_rows
-    from ginbots.players.baselines import SimplePlayer
-    from helpers import KnowingSimple
-
+    from ginbots.players.baselines import SimplePlayer, TrackingSimplePlayer
+    
     est = make_estimator("simple-nn")
     live, rows = [], []
 
     hands_seen = [0]
 
-    class Watcher(KnowingSimple):
+    class Watcher(TrackingSimplePlayer):
         def start_hand(self, seat: int, starter: int, hand: int) -> None:
             super().start_hand(seat, starter, hand)
             hands_seen[0] += 1

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import pyspiel
 from pyspiel import gin_rummy as gr
 
-from ..cards import CARD_NAMES, NUM_CARDS, RANK_CHARS, SUIT_CHARS, cards_of, mask_of
+from ..cards import CARD_NAMES, CARD_POINTS, NUM_CARDS, RANK_CHARS, cards_of, count, mask_of
 from ..melds import best_meld_set, min_deadwood
 from ..player import Player
 from ..rules import as_meld_masks
@@ -43,7 +43,6 @@ MAX_RUN_ACTION = 5  # OpenSpiel's meld actions cover runs of 3 to 5 cards only
 FROM_OPENSPIEL: tuple[int, ...] = tuple(
     CARD_NAMES.index(RANK_CHARS[c % 13] + OPENSPIEL_SUITS[c // 13].upper()) for c in range(NUM_CARDS))
 TO_OPENSPIEL: tuple[int, ...] = tuple(FROM_OPENSPIEL.index(c) for c in range(NUM_CARDS))
-assert all(SUIT_CHARS.index(CARD_NAMES[FROM_OPENSPIEL[c]][1]) >= 0 for c in range(NUM_CARDS))
 
 _UTILS = gr.GinRummyUtils(13, 4, 10)
 #: ginbots card-set int of each OpenSpiel meld action, and back.
@@ -243,7 +242,7 @@ class GinbotsBot(pyspiel.Bot):
             covered |= m
         if not state.finished_layoffs():
             layoffs = [a for a in legal if a < NUM_CARDS and not covered >> FROM_OPENSPIEL[a] & 1]
-            return max(layoffs, key=lambda a: (_points(a), a)) if layoffs else PASS
+            return max(layoffs, key=lambda a: (CARD_POINTS[FROM_OPENSPIEL[a]], a)) if layoffs else PASS
         self._plan.actions = [*meld_actions(self._plan.melds), PASS]
         return self._plan.actions.pop(0)
 
@@ -255,9 +254,9 @@ class GinbotsBot(pyspiel.Bot):
         if phase in (gr.DISCARD, gr.KNOCK) and discards and not melds:
             return min(discards, key=lambda a: (min_deadwood(self._hand & ~(1 << FROM_OPENSPIEL[a])), a))
         if melds:  # the biggest legal meld; OpenSpiel only offers melds within our cards
-            return max(melds, key=lambda a: (bin(MELD_OF_ACTION[a]).count("1"), a))
+            return max(melds, key=lambda a: (count(MELD_OF_ACTION[a]), a))
         if phase == gr.LAYOFF and discards:
-            return max(discards, key=lambda a: (_points(a), a))
+            return max(discards, key=lambda a: (CARD_POINTS[FROM_OPENSPIEL[a]], a))
         for preferred in (DRAW_STOCK, PASS):
             if preferred in legal:
                 return preferred
@@ -266,10 +265,6 @@ class GinbotsBot(pyspiel.Bot):
     def _note(self, kind: str, detail: str) -> None:
         self.fallbacks[kind] += 1
         log.info("%s (player %d): fallback after %s: %s", self.player, self.player_id, kind, detail)
-
-
-def _points(openspiel_card: int) -> int:
-    return min(openspiel_card % 13 + 1, 10)
 
 
 def simple_bot(player_id: int, game: Any | None = None) -> Any:

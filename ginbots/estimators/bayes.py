@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import HAND_SIZE, NUM_CARDS
+from ..cards import NUM_CARDS
 from .base import Estimator
 from .snapshot import Snapshot, bits, with_known_cards
 
@@ -109,7 +109,7 @@ class BayesianEstimator(Estimator):
     def raw(self, snap: Snapshot) -> np.ndarray:
         candidate = bits(snap.unknown & ~snap.opp_known) > 0
         count = np.maximum(1, candidate.sum(axis=1))
-        target = (HAND_SIZE - bits(snap.opp_known).sum(axis=1))
+        target = snap.opp_unknown_count
         p = np.where(candidate, (target / count)[:, None], 0.0)
         for turn in range(int(snap.opp_turns.max(initial=0))):
             active = snap.opp_turns > turn

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import NUM_CARDS, NUM_RANKS, card
+from ..cards import MELD_PAIRS, NUM_CARDS, NUM_RANKS, card, cards_of, is_run
 from .snapshot import MAX_TURN, Snapshot, bits
 
 #: Document 001's ambi-superpermutation on four suits: every order of the four
@@ -18,18 +18,8 @@ ASP_ROWS = np.array([int(ch) - 1 for ch in AMBI_SUPERPERMUTATION])  # suits in o
 OWN, SAFE, UNKNOWN, HELD = -2, -1, 0, 1  # plug-rule array values (document 001)
 
 
-def _run_partners(c: int) -> list[tuple[int, int]]:
-    """The other two cards of each 3-card run containing ``c``."""
-    rank, suit = c % NUM_RANKS, c // NUM_RANKS
-    out = []
-    for lo in range(rank - 2, rank + 1):
-        if 0 <= lo and lo + 2 < NUM_RANKS:
-            others = [card(r, suit) for r in range(lo, lo + 3) if r != rank]
-            out.append((others[0], others[1]))
-    return out
-
-
-_RUN_PARTNERS = [_run_partners(c) for c in range(NUM_CARDS)]
+#: The other two cards of each 3-card run containing a card.
+_RUN_PARTNERS = [[tuple(cards_of(p)) for p in MELD_PAIRS[c] if is_run(p | 1 << c)] for c in range(NUM_CARDS)]
 _SAME_RANK = [[card(c % NUM_RANKS, s) for s in range(4) if s != c // NUM_RANKS] for c in range(NUM_CARDS)]
 
 

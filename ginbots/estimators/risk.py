@@ -10,23 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import NUM_CARDS, NUM_RANKS, card
+from ..cards import MELD_PAIRS, NUM_CARDS, cards_of
 
 _PAD = NUM_CARDS  # index of an always-zero probability
 
 
 def _meld_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """MELD_PAIRS as two padded index arrays (at most 3 set pairs + 3 run pairs per card)."""
     firsts, seconds = np.full((NUM_CARDS, 6), _PAD), np.full((NUM_CARDS, 6), _PAD)
     for c in range(NUM_CARDS):
-        rank, suit = c % NUM_RANKS, c // NUM_RANKS
-        others = [card(rank, s) for s in range(4) if s != suit]
-        pairs = [(others[i], others[j]) for i in range(3) for j in range(i + 1, 3)]
-        for lo in range(rank - 2, rank + 1):
-            if lo >= 0 and lo + 2 < NUM_RANKS:
-                run = [card(r, suit) for r in range(lo, lo + 3) if r != rank]
-                pairs.append((run[0], run[1]))
-        for k, (b, d) in enumerate(pairs):
-            firsts[c, k], seconds[c, k] = b, d
+        for k, pair in enumerate(MELD_PAIRS[c]):
+            firsts[c, k], seconds[c, k] = cards_of(pair)
     return firsts, seconds
 
 

@@ -56,7 +56,7 @@ class Snapshot:
 
     @property
     def opp_unknown_count(self) -> np.ndarray:
-        return HAND_SIZE - np.array([int(m).bit_count() for m in self.opp_known], dtype=np.int64)
+        return HAND_SIZE - bits(self.opp_known).sum(axis=1).astype(np.int64)
 
     def select(self, index: Any) -> "Snapshot":
         return Snapshot(**{f.name: getattr(self, f.name)[index] for f in fields(self)})

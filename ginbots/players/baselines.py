@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
 from ..melds import best_meld_set, best_meld_sets, deadwood_after_discards, discard_outcomes, min_deadwood
+from ..knowledge import KnowledgePlayer
 from ..player import HandTrackingPlayer, Hyperparameter, Melds
 
 
@@ -38,6 +39,7 @@ class SimplePlayer(HandTrackingPlayer):
         if seat == self.seat:
             self.hand |= 1 << card  # type: ignore[operator]
             self.drawn = card  # type: ignore[assignment]
+            self.drew_face_up = card == self.face_up
 
     def report_discard(self, seat: int, card: int) -> None:
         if seat == self.seat:
@@ -73,6 +75,13 @@ class SimplePlayer(HandTrackingPlayer):
     def _random_best_melds(self) -> Melds:
         options = best_meld_sets(self.hand)
         return options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
+
+
+class TrackingSimplePlayer(KnowledgePlayer, SimplePlayer):
+    """Simple's play with a ``knowledge`` tracker kept current: the base of bots that change one of its rules."""
+
+    def wants_face_up(self, card: int) -> bool:
+        return SimplePlayer.will_draw_face_up(self, card)
 
 
 class KnocksWhenLegal(HandTrackingPlayer):

@@ -12,13 +12,12 @@ from __future__ import annotations
 from ..estimators import ESTIMATOR_NAMES, make_estimator, weight_files_for
 from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
-from ..knowledge import KnowledgePlayer
 from ..melds import discard_outcomes, min_deadwood
 from ..player import Hyperparameter
-from .baselines import SimplePlayer
+from .baselines import TrackingSimplePlayer
 
 
-class SafeDiscarderPlayer(KnowledgePlayer, SimplePlayer):
+class SafeDiscarderPlayer(TrackingSimplePlayer):
     """Simple, discarding the least-deadwood card among the ``top_k`` safest (document 001)."""
 
     name = "safe"
@@ -40,12 +39,9 @@ class SafeDiscarderPlayer(KnowledgePlayer, SimplePlayer):
     def weight_files(self) -> list:
         return weight_files_for(self.params["estimator"])
 
-    def wants_face_up(self, card: int) -> bool:
-        return SimplePlayer.will_draw_face_up(self, card)
-
     def discard(self) -> int:
         risk = discard_risk(self.estimator().estimate(self.knowledge))
-        legal = self.hand & ~(1 << self.drawn) if self.drawn == self.face_up else self.hand
+        legal = self.legal_discards()
         outcomes = [(c, dw) for c, dw, _ in discard_outcomes(self.hand) if legal >> c & 1]
         # Only cards whose discard lowers deadwood compete (a melded card is never "safe" to break up);
         # a hand with none (every card melded) chooses among all.
