@@ -12,21 +12,24 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
+import numpy as np
+
 from .cards import NUM_RANKS, RANK_POINTS, SUIT_MASK, points_of
 
 _SUIT_SIZE = 1 << NUM_RANKS
 _SUIT_SHIFTS = (0, 13, 26, 39)
 
 
-def _build_run_tables() -> tuple[list[int], list[int]]:
+def _build_run_tables() -> tuple[list[int], list[int], list[int]]:
     # Built in increasing mask order: the lowest card of a mask is either
     # deadwood or the start of a run, and both leave a smaller mask.
     deadwood = [0] * _SUIT_SIZE
     runs = [0] * _SUIT_SIZE
+    melded = [0] * _SUIT_SIZE
     for m in range(1, _SUIT_SIZE):
         low = (m & -m).bit_length() - 1
         rest = m & (m - 1)
-        best, most = RANK_POINTS[low] + deadwood[rest], runs[rest]
+        best, most, cover = RANK_POINTS[low] + deadwood[rest], runs[rest], melded[rest]
         run = 1 << low
         r = low + 1
         while r < NUM_RANKS and m >> r & 1:
@@ -36,15 +39,19 @@ def _build_run_tables() -> tuple[list[int], list[int]]:
                 left = m & ~run
                 alt, count = deadwood[left], runs[left] + 1
                 if alt < best or (alt == best and count > most):
-                    best, most = alt, count
+                    best, most, cover = alt, count, melded[left] | run
         deadwood[m] = best
         runs[m] = most
-    return deadwood, runs
+        melded[m] = cover
+    return deadwood, runs, melded
 
 
 #: ``RUN_DEADWOOD[m]``: minimum deadwood of the 13-bit suit mask ``m`` using runs only;
-#: ``RUN_COUNT[m]``: the most runs in a covering that reaches it.
-RUN_DEADWOOD, RUN_COUNT = _build_run_tables()
+#: ``RUN_COUNT[m]``: the most runs in a covering that reaches it;
+#: ``RUN_MELDED[m]``: the cards that covering melds.
+RUN_DEADWOOD, RUN_COUNT, RUN_MELDED = _build_run_tables()
+_RUN_DEADWOOD_NP = np.array(RUN_DEADWOOD, dtype=np.int64)
+_RUN_MELDED_NP = np.array(RUN_MELDED, dtype=np.uint64)
 
 
 def _set_states(c: int, h: int, s: int, d: int, sets: int) -> list[tuple[int, int, int, int]]:
@@ -112,6 +119,70 @@ def deadwood_and_melds(hand: int) -> tuple[int, int]:
         if value < best:
             best = value
     return best[0], -best[1]
+
+
+def deadwood_and_melded(hand: int) -> tuple[int, int]:
+    """(minimum deadwood, the cards one optimal meld set melds): the first optimal set choice wins."""
+    c, h, s, d = full = _split(hand)
+    sets = _candidate_sets(c, h, s, d)
+    table, melded = RUN_DEADWOOD, RUN_MELDED
+    if not sets:
+        return table[c] + table[h] + table[s] + table[d], \
+            melded[c] | melded[h] << 13 | melded[s] << 26 | melded[d] << 39
+    best, best_state = 1 << 30, full
+    for state in _set_states(c, h, s, d, sets):
+        value = table[state[0]] + table[state[1]] + table[state[2]] + table[state[3]]
+        if value < best:
+            best, best_state = value, state
+    covered = 0
+    for i, left in enumerate(best_state):
+        covered |= ((full[i] & ~left) | melded[left]) << _SUIT_SHIFTS[i]
+    return best, covered
+
+
+def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``deadwood_and_melded`` for a (B,) uint64 array of hands, as (B,) int64 and (B,) uint64.
+
+    Runs are four table look-ups per hand; hands with one rank of three or
+    four cards try their few set choices in numpy, in ``_set_states`` order
+    so ties resolve as the scalar function does; rarer hands go through it.
+    """
+    hands = np.asarray(hands, dtype=np.uint64)
+    suits = [(hands >> np.uint64(shift)) & np.uint64(SUIT_MASK) for shift in _SUIT_SHIFTS]
+    deadwood, melded = _runs_only(suits)
+    c, h, s, d = suits
+    sets = (c & h & (s | d)) | (s & d & (c | h))
+    one = (sets != 0) & ((sets & (sets - np.uint64(1))) == 0)
+    if one.any():
+        rows = np.flatnonzero(one)
+        bit = sets[rows]
+        full = [m[rows] for m in suits]
+        all_four = (full[0] & full[1] & full[2] & full[3] & bit) != 0
+        options = [full, [m & ~bit for m in full]]
+        options += [[m if i == keep else m & ~bit for i, m in enumerate(full)] for keep in range(4)]
+        scored = [_runs_only(option, full) for option in options]
+        values = np.stack([dw for dw, _ in scored])
+        values[2:, ~all_four] = 1 << 30
+        pick = values.argmin(axis=0)
+        deadwood[rows] = values[pick, np.arange(len(rows))]
+        melded[rows] = np.stack([m for _, m in scored])[pick, np.arange(len(rows))]
+    for i in np.flatnonzero((sets != 0) & ~one):
+        deadwood[i], covered = deadwood_and_melded(int(hands[i]))
+        melded[i] = covered
+    return deadwood, melded
+
+
+def _runs_only(state: list[np.ndarray], full: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Deadwood and melded cards of four suit-mask arrays melded by runs; cards of ``full``
+    missing from ``state`` were taken by a set and count as melded."""
+    deadwood = sum(_RUN_DEADWOOD_NP[m.astype(np.int64)] for m in state)
+    melded = np.zeros(len(state[0]), dtype=np.uint64)
+    for i, (shift, m) in enumerate(zip(_SUIT_SHIFTS, state)):
+        covered = _RUN_MELDED_NP[m.astype(np.int64)]
+        if full is not None:
+            covered |= full[i] & ~m
+        melded |= covered << np.uint64(shift)
+    return deadwood, melded
 
 
 def discard_outcomes(hand: int) -> list[tuple[int, int, int]]:

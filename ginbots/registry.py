@@ -29,6 +29,7 @@ BUILTIN_PLAYERS = {
     "keats": "ginbots.players.keats:KeatsPlayer",
     "planner": "ginbots.players.planner:PlannerPlayer",
     "safe": "ginbots.players.safe:SafeDiscarderPlayer",
+    "heuristic": "ginbots.players.heuristic:HeuristicUtilityPlayer",
 }
 
 #: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working

@@ -43,18 +43,19 @@ def deadwood_after_layoffs(hand: int, declared: Sequence[int], knocker_melds: Se
     return points_of(unmelded)
 
 
-def best_defence_melds(hand: int, knocker_melds: Sequence[int]) -> tuple[int, ...]:
+def best_defence_melds(hand: int, knocker_melds: Sequence[int], optimal_only: bool = False) -> tuple[int, ...]:
     """The declaration that minimises our deadwood once layoffs are done.
 
     After a gin there are no layoffs, so that is an optimal meld set. Otherwise
     every disjoint meld collection is tried: keeping a meld undeclared can let
-    its cards lay off and still score as well or better.
+    its cards lay off and still score as well or better. ``optimal_only``
+    restricts the choice to the minimum-deadwood meld sets.
     """
     if sum(m.bit_count() for m in knocker_melds) == 10:  # gin: no layoffs
         return best_meld_set(hand)
     best = best_meld_set(hand)
     best_value = deadwood_after_layoffs(hand, best, knocker_melds)
-    for declared in disjoint_meld_collections(hand):
+    for declared in (best_meld_sets(hand) if optimal_only else disjoint_meld_collections(hand)):
         value = deadwood_after_layoffs(hand, declared, knocker_melds)
         if value < best_value:
             best, best_value = declared, value

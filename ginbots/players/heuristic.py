@@ -1,0 +1,230 @@
+"""Document 002's eight-hyperparameter heuristic bot (Mishra and Aggarwal).
+
+Draws and discards by the heuristic hand utility of ``hand_utility``; the
+discard also subtracts OPP_UTIL_IMPORTANCE times the opponent's expected gain,
+simulated on 100 opponent hands sampled from the MLP estimator; knocks with
+the document's four competition modifications.
+
+Choices the document leaves open, exposed as hyperparameters or documented
+here: the opponent "looks close" to knocking when at least ``close_share`` of
+the sampled hands have deadwood at most ``close_deadwood``; a simulated
+opponent scores melds with the document's initial uniform prediction of our
+hand; its stock draw is estimated from ``stock_draws`` stock cards per
+sampled hand rather than all ~30 (the full sum is 30x the work for the same
+expectation); a simulated opponent throws one of its unmelded cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, mask_of
+from ..estimators import ESTIMATOR_NAMES, make_estimator, weight_files_for
+from ..estimators.base import Estimator
+from ..knowledge import KnowledgePlayer
+from ..melds import best_meld_sets, deadwood_and_melded_batch, discard_outcomes, min_deadwood
+from ..player import Hyperparameter, Melds
+from ..tactics import LAYOFF_SAMPLES, best_defence_melds, knock_melds_min_layoffs
+from .hand_utility import UtilityWeights, best_after_discard, in_opponent_meld_probability, masks_of_rows, utilities
+
+_ONE = np.uint64(1)
+_BIT_INDEX = np.arange(NUM_CARDS, dtype=np.uint64)
+
+
+def _bits(masks: np.ndarray) -> np.ndarray:
+    """(B, 52) bool rows of (B,) uint64 masks."""
+    return ((masks[:, None] >> _BIT_INDEX) & _ONE).astype(bool)
+
+
+class HeuristicUtilityPlayer(KnowledgePlayer):
+    """Heuristic-utility player with opponent-gain sampling (document 002)."""
+
+    name = "heuristic"
+    hyperparameters = (
+        Hyperparameter("meld_bonus", float, 1.5, 0.0, 5.0, doc="MELD_BONUS: per possible 3-card meld through a card"),
+        Hyperparameter("combination_bonus", float, 4.0, 0.0, 10.0,
+                       doc="COMBINATION_BONUS: the hand already holds two cards of that meld"),
+        Hyperparameter("deadwood_bonus", float, 1.0, 0.0, 5.0, doc="DEADWOOD_BONUS: x (5 - card points)"),
+        Hyperparameter("knock_bonus", float, 10.0, 0.0, 40.0, doc="KNOCK_BONUS: the hand is knockable"),
+        Hyperparameter("gin_bonus", float, 20.0, 0.0, 60.0, doc="GIN_BONUS: the hand is gin"),
+        Hyperparameter("opp_util_importance", float, 0.77, 0.0, 3.0,
+                       doc="OPP_UTIL_IMPORTANCE: weight of the opponent's expected gain from a discard"),
+        Hyperparameter("low_card_bonus", float, 0.2, 0.0, 3.0, doc="LOW_CARD_BONUS: aces (half for twos)"),
+        Hyperparameter("emergency_booster", float, 2.5, 1.0, 6.0,
+                       doc="EMERGENCY_BOOSTER: DEADWOOD_BONUS scale when one card from knockable"),
+        Hyperparameter("close_knock_deadwood", int, 6, 0, 10,
+                       doc="modification 1: knock only at or below this when the opponent looks close"),
+        Hyperparameter("close_deadwood", int, 15, 0, 40,
+                       doc="a sampled opponent hand with at most this deadwood counts as close (not in the document)"),
+        Hyperparameter("close_share", float, 0.3, 0.0, 1.0,
+                       doc="the opponent looks close when this share of samples are close (not in the document)"),
+        Hyperparameter("samples", int, 100, 1, 1000, tunable=False,
+                       doc="opponent hands sampled from the estimator per decision (document: 100)"),
+        Hyperparameter("stock_draws", int, 4, 1, 40, tunable=False,
+                       doc="stock cards tried per sampled opponent hand for its stock-draw utility"),
+        Hyperparameter("estimator", str, "mlp8", choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"),
+                       tunable=False, doc="opponent-hand estimator (document: the 208-500-500-52 MLP)"),
+        LAYOFF_SAMPLES,
+    )
+
+    _estimators: dict[str, Estimator] = {}  # one loaded network per process, shared by every seat
+
+    def __init__(self, *, seed: int | None = None, **params) -> None:
+        super().__init__(seed=seed, **params)
+        p = self.params
+        self.weights = UtilityWeights(p["meld_bonus"], p["combination_bonus"], p["deadwood_bonus"],
+                                      p["knock_bonus"], p["gin_bonus"], p["low_card_bonus"], p["emergency_booster"])
+
+    def estimator(self) -> Estimator:
+        name = self.params["estimator"]
+        if name not in self._estimators:
+            self._estimators[name] = make_estimator(name)
+        return self._estimators[name]
+
+    def weight_files(self) -> list:
+        return weight_files_for(self.params["estimator"])
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        super().start_hand(seat, starter, hand)
+        self.knocker_melds: tuple[int, ...] = ()
+
+    # --- what we know ------------------------------------------------------
+    def _numpy_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self.rng.getrandbits(64))
+
+    def opponent_view(self) -> tuple[np.ndarray, np.ndarray]:
+        """(52,) chance that the opponent holds each card and (53,) chance it is in an opponent meld."""
+        holds = self.estimator().estimate(self.knowledge)
+        return holds, in_opponent_meld_probability(holds)
+
+    def sampled_opponents(self) -> np.ndarray:
+        """(samples,) uint64 opponent hands drawn from the estimate."""
+        rows = self.estimator().sample(self.knowledge, self.params["samples"], self._numpy_rng())
+        return masks_of_rows(rows)
+
+    def opponent_looks_close(self, opponents: np.ndarray) -> bool:
+        """Modification 1's test: enough sampled opponent hands are near a knock."""
+        deadwood, _ = deadwood_and_melded_batch(opponents)
+        return float((deadwood <= self.params["close_deadwood"]).mean()) >= self.params["close_share"]
+
+    # --- utility -----------------------------------------------------------
+    def hand_utility(self, hand: int, in_opp_meld: np.ndarray, blocked: int) -> float:
+        """Utility of our 10-card ``hand`` under its best melding: the minimum-deadwood
+        melding with the highest average card utility, as the document chooses."""
+        meldings = sorted({sum(melds) for melds in best_meld_sets(hand)})
+        n = len(meldings)
+        values = utilities(np.full(n, hand, dtype=np.uint64), hand.bit_count(), np.array(meldings, dtype=np.uint64),
+                           np.full(n, min_deadwood(hand)), blocked, in_opp_meld, self.weights)
+        return float(values.max())
+
+    def _pile_mask(self) -> int:
+        return mask_of(self.knowledge.pile)
+
+    # --- draw --------------------------------------------------------------
+    def wants_face_up(self, card: int) -> bool:
+        hand = self.hand
+        taken = hand | 1 << card
+        if min(dw for c, dw, _ in discard_outcomes(taken) if c != card) < min_deadwood(hand):
+            return True
+        holds, in_opp_meld = self.opponent_view()
+        pile = self._pile_mask()
+        take = best_after_discard(np.array([taken], dtype=np.uint64), np.array([1 << card], dtype=np.uint64),
+                                  pile & ~(1 << card), in_opp_meld, self.weights)[0]
+        stock_cards = [c for c in range(NUM_CARDS) if self.knowledge.unknown >> c & 1]
+        if not stock_cards:
+            return False
+        drawn = np.array([hand | 1 << c for c in stock_cards], dtype=np.uint64)
+        values = best_after_discard(drawn, np.zeros(len(drawn), dtype=np.uint64), pile, in_opp_meld, self.weights)
+        in_stock = 1.0 - holds[stock_cards]  # the chance each card is in the stock, not the opponent's hand
+        stock = float((values * in_stock).sum() / max(in_stock.sum(), 1e-9))
+        return bool(take > stock)
+
+    # --- discard -----------------------------------------------------------
+    def discard(self) -> int:
+        hand = self.hand
+        legal = self.legal_discards()
+        outcomes = [(c, dw) for c, dw, _ in discard_outcomes(hand) if legal >> c & 1]
+        now = min_deadwood(hand)
+        opponents = self.sampled_opponents()
+        if now == 0:  # fully melded: stay fully melded if some card allows it
+            still_gin = [c for c, dw in outcomes if dw == 0]
+            if still_gin:
+                return still_gin[0]
+        # Unmelded in some optimal melding: its discard lowers deadwood by its own points.
+        unmelded = [c for c, dw in outcomes if dw == now - CARD_POINTS[c]]
+        candidates = unmelded or [c for c, _ in outcomes]
+        if unmelded and not self.opponent_looks_close(opponents):
+            highest = max(unmelded, key=lambda c: (CARD_POINTS[c], c))
+            if now - CARD_POINTS[highest] <= MAX_DEADWOOD:
+                return highest  # the forced discard: it makes the hand knockable
+        values = self.discard_values(candidates, opponents)
+        return max(values, key=lambda c: (values[c], -c))
+
+    def discard_values(self, candidates: list[int], opponents: np.ndarray) -> dict[int, float]:
+        """Own utility after each discard minus OPP_UTIL_IMPORTANCE x the opponent's expected gain.
+
+        The gain is never negative, so a candidate whose own utility is already
+        below the best value found cannot win: candidates are scored best-own
+        first and the rest keep their own utility as an upper bound (the
+        chosen card is the same as with every gain computed).
+        """
+        _, in_opp_meld = self.opponent_view()
+        pile = self._pile_mask()
+        own = {c: self.hand_utility(self.hand & ~(1 << c), in_opp_meld, pile | 1 << c) for c in candidates}
+        importance = self.params["opp_util_importance"]
+        stock = None
+        values: dict[int, float] = {}
+        best = -np.inf
+        for c in sorted(candidates, key=lambda c: -own[c]):
+            if own[c] <= best or importance == 0:
+                values[c] = own[c]
+                continue
+            if stock is None:
+                stock = self.opponent_stock_utilities(opponents)
+            values[c] = own[c] - importance * self.opponent_gain(c, opponents, stock)
+            best = max(best, values[c])
+        return values
+
+    def _opponent_in_meld(self) -> np.ndarray:
+        """The simulated opponent's view of our hand: the document's initial uniform prediction."""
+        unseen_by_opponent = NUM_CARDS - 10 - len(self.knowledge.pile)
+        return in_opponent_meld_probability(np.full(NUM_CARDS, 10 / max(10, unseen_by_opponent)))
+
+    def opponent_stock_utilities(self, opponents: np.ndarray) -> np.ndarray:
+        """Per sampled opponent, its expected utility after a stock draw and its reasonable
+        discard, over ``stock_draws`` random cards it has not seen."""
+        pile = self._pile_mask()
+        unseen = ~(_bits(opponents) | _bits(np.array([pile], dtype=np.uint64)))
+        draws = self.params["stock_draws"]
+        keys = np.where(unseen, self._numpy_rng().random(unseen.shape), -1.0)
+        drawn = np.argsort(-keys, axis=1)[:, :draws]
+        drawn_hands = (opponents[:, None] | (_ONE << drawn.astype(np.uint64))).ravel()
+        values = best_after_discard(drawn_hands, np.zeros(len(drawn_hands), dtype=np.uint64), pile,
+                                    self._opponent_in_meld(), self.weights)
+        return values.reshape(len(opponents), draws).mean(axis=1)
+
+    def opponent_gain(self, card: int, opponents: np.ndarray, stock: np.ndarray) -> float:
+        """Mean over sampled opponents of max(0, utility of taking ``card`` - stock utility)."""
+        bit = np.uint64(1 << card)
+        take = best_after_discard(opponents | bit, np.full(len(opponents), bit), self._pile_mask(),
+                                  self._opponent_in_meld(), self.weights)
+        return float(np.maximum(0.0, take - stock).mean())
+
+    # --- knock -------------------------------------------------------------
+    def knock(self) -> Melds | None:
+        deadwood = min_deadwood(self.hand)
+        if deadwood > MAX_DEADWOOD:
+            return None
+        opponents = [int(h) for h in self.sampled_opponents()]
+        if deadwood > self.params["close_knock_deadwood"] and \
+                self.opponent_looks_close(np.array(opponents, dtype=np.uint64)):
+            return None  # modification 1: the opponent may undercut a high knock
+        return knock_melds_min_layoffs(self.hand, opponents[: self.params["layoff_samples"]])  # modification 4
+
+    def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
+        super().report_final_melds(seat, melds)
+        if seat != self.seat:
+            self.knocker_melds = melds
+
+    def declare_melds(self) -> Melds:
+        return best_defence_melds(self.hand, self.knocker_melds, optimal_only=True)  # modification 3
