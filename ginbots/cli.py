@@ -332,6 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .estimators.cli import add_parser as add_estimators_parser
 
     add_estimators_parser(sub)
+    from .offense import add_parser as add_offense_parser
+
+    add_offense_parser(sub)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")

@@ -30,6 +30,7 @@ BUILTIN_PLAYERS = {
     "planner": "ginbots.players.planner:PlannerPlayer",
     "safe": "ginbots.players.safe:SafeDiscarderPlayer",
     "heuristic": "ginbots.players.heuristic:HeuristicUtilityPlayer",
+    "dual-inception": "ginbots.players.dual_inception:DualInceptionPlayer",
 }
 
 #: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working

@@ -27,6 +27,10 @@ class Estimator(ABC):
     def probabilities(self, snap: Snapshot) -> np.ndarray:
         return normalise(snap, self.raw(snap))
 
+    def raw_one(self, knowledge: Knowledge) -> np.ndarray:
+        """(52,) raw model output for one live seat (known cards pinned to 0/1)."""
+        return self.raw(snapshot_rows([knowledge]))[0]
+
     def estimate(self, knowledge: Knowledge) -> np.ndarray:
         """(52,) normalised probabilities for one live seat."""
         return self.probabilities(snapshot_rows([knowledge]))[0]

@@ -49,7 +49,7 @@ def find_weights(filename: str) -> Path:
             return path
         tried.append(str(path))
     raise WeightsError(f"weights file {filename} not found (looked in {', '.join(tried)}); "
-                       f"regenerate it with `ginbots estimators train` or reinstall ginbots")
+                       f"regenerate it (weights/README.md lists the commands) or reinstall ginbots")
 
 
 def card_path(path: str | Path) -> Path:

@@ -1,0 +1,131 @@
+"""Document 000's Dual Inception discarder (Truong et al.): a learned offensive hand score.
+
+Draws and knocks as Simple; discards the card that leaves the hand with the
+highest offensive score, predicted by a small CNN from the hand after the
+discard (x, 4x13), the ISRU-squashed Bayesian opponent-hand estimate (o,
+4x13) and four macro features (m: deadwood, sets, runs, hit count).  The
+eq. 5 discard risk of the same estimate is computed too; ``defense_weight``
+blends it in (0 is the document's player).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import NUM_CARDS, is_run
+from ..estimators import make_estimator, weight_files_for
+from ..estimators.base import Estimator
+from ..estimators.risk import discard_risk
+from ..estimators.weights import OnnxNet, card_path, find_weights
+from ..melds import best_meld_set, deadwood_and_melded_batch
+from ..player import Hyperparameter
+from .baselines import TrackingSimplePlayer
+from .hand_utility import PAIR_HI, PAIR_LO
+
+#: Network inputs, packed side by side in one float32 row: x (52), o (52), m (4).
+INPUT_WIDTH = 2 * NUM_CARDS + 4
+#: The document's three architectures and the datasets they learn from.
+MODELS = ("dual-inception", "mlp", "mlp-i")
+DATASETS = ("random-256", "random-16", "simple")
+#: The document's ISRU estimate (eq. 6, alpha = 1) feeds both o and the eq. 5 risk.
+ESTIMATOR = "bayes-isru"
+_BIT_INDEX = np.arange(NUM_CARDS, dtype=np.uint64)
+_LO, _HI = PAIR_LO.astype(np.int64)[:NUM_CARDS], PAIR_HI.astype(np.int64)[:NUM_CARDS]
+
+
+def weights_file(model: str, dataset: str) -> str:
+    return f"offense_{model.replace('-', '_')}_{dataset.replace('-', '_')}.onnx"
+
+
+def hand_bits(hands: np.ndarray) -> np.ndarray:
+    """(B, 52) float32 rows of (B,) uint64 hands: x of the document, suits as rows of 13 ranks."""
+    return ((hands[:, None] >> _BIT_INDEX) & np.uint64(1)).astype(np.float32)
+
+
+def _melds_by_kind(hand: int) -> tuple[int, int]:
+    """(sets, runs) of one optimal meld set."""
+    melds = best_meld_set(hand)
+    runs = sum(1 for m in melds if is_run(m))
+    return len(melds) - runs, runs
+
+
+def macro_features(hands: np.ndarray) -> np.ndarray:
+    """(B, 4) float32 m: deadwood / 10, number of sets, number of runs, hit count / 10.
+
+    The hit count is the number of cards outside the hand that would complete
+    or extend one of its melds if drawn; deadwood and hits are scaled by 1/10
+    so the four inputs share a range.
+    """
+    hands = np.asarray(hands, dtype=np.uint64)
+    deadwood, _ = deadwood_and_melded_batch(hands)
+    held = np.zeros((len(hands), NUM_CARDS + 1), dtype=bool)
+    held[:, :NUM_CARDS] = hand_bits(hands).astype(bool)
+    hits = ((held[:, _LO] & held[:, _HI]).any(axis=2) & ~held[:, :NUM_CARDS]).sum(axis=1)
+    kinds = np.array([_melds_by_kind(int(h)) for h in hands], dtype=np.float32).reshape(len(hands), 2)
+    return np.column_stack([deadwood / 10.0, kinds, hits / 10.0]).astype(np.float32)
+
+
+def network_input(hands: np.ndarray, estimate: np.ndarray) -> np.ndarray:
+    """(B, 108) packed x | o | m rows; ``estimate`` is (52,) shared or (B, 52) per row."""
+    estimate = np.broadcast_to(np.asarray(estimate, dtype=np.float32), (len(hands), NUM_CARDS))
+    return np.concatenate([hand_bits(hands), estimate, macro_features(hands)], axis=1)
+
+
+class OffensiveScore:
+    """A frozen offensive-score network: packed rows in, predicted hand scores out."""
+
+    def __init__(self, model: str = "dual-inception", dataset: str = "random-256") -> None:
+        self.path = find_weights(weights_file(model, dataset))
+        self.net = OnnxNet(self.path)
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        return self.net(rows).reshape(-1)
+
+
+class DualInceptionPlayer(TrackingSimplePlayer):
+    """Simple's draw and knock; discards by the highest offensive score (document 000)."""
+
+    name = "dual-inception"
+    hyperparameters = (
+        Hyperparameter("defense_weight", float, 0.0, 0.0, 100.0,
+                       doc="points of offensive score given up per unit of eq. 5 discard risk (document: 0)"),
+        Hyperparameter("model", str, "dual-inception", choices=MODELS, tunable=False,
+                       doc="offensive-score network: Figure 3a, or the MLP / MLP-i baselines of 3b / 3c"),
+        Hyperparameter("dataset", str, "random-256", choices=DATASETS, tunable=False,
+                       doc="training data of the network (document's best: Random-256)"),
+    )
+
+    _cache: dict[tuple[str, ...], object] = {}  # one loaded network per process, shared by every seat
+
+    def _shared(self, key: tuple[str, ...], build) -> object:
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    def offensive_score(self) -> OffensiveScore:
+        p = self.params
+        return self._shared(("net", p["model"], p["dataset"]),
+                            lambda: OffensiveScore(p["model"], p["dataset"]))  # type: ignore[return-value]
+
+    def estimator(self) -> Estimator:
+        return self._shared(("estimator", ESTIMATOR), lambda: make_estimator(ESTIMATOR))  # type: ignore[return-value]
+
+    def weight_files(self) -> list:
+        path = find_weights(weights_file(self.params["model"], self.params["dataset"]))
+        return [path, card_path(path)] + weight_files_for(ESTIMATOR)
+
+    def discard_scores(self) -> dict[int, float]:
+        """Per legal discard: offensive score of the hand left, minus the blended risk."""
+        legal = [c for c in range(NUM_CARDS) if self.legal_discards() >> c & 1]
+        likelihood = self.estimator().raw_one(self.knowledge)
+        after = np.array([self.hand & ~(1 << c) for c in legal], dtype=np.uint64)
+        offence = self.offensive_score()(network_input(after, likelihood))
+        weight = self.params["defense_weight"]
+        if weight:
+            offence = offence - weight * discard_risk(likelihood)[legal]
+        return dict(zip(legal, offence.tolist()))
+
+    def discard(self) -> int:
+        scores = self.discard_scores()
+        return max(scores, key=lambda c: (scores[c], -c))
+

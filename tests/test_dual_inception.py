@@ -1,0 +1,101 @@
+"""Document 000's Dual Inception discarder: features by hand, the three architectures'
+sizes, the Random-N data rule and the offence/defence blend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ginbots.cards import parse_card, parse_cards
+from ginbots.engine import play_game
+from ginbots.estimators.risk import discard_risk
+from ginbots.offense import RandomDiscardPlayer, SINGLE_ROUND, _Watcher, interaction_pairs, record_deal
+from ginbots.match import derive_seed
+from ginbots.melds import min_deadwood
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.dual_inception import DualInceptionPlayer, macro_features, network_input
+
+
+def test_macro_features_of_a_known_hand() -> None:
+    hand = parse_cards("3C 4C 5C 9H 9S 9D KH AH 7D 2S")
+    # Deadwood KH + AH + 7D + 2S = 20; one set, one run; 2C and 6C extend the run, 9C completes the set
+    # and 8D makes 7D-8D-9D: 4 hits.
+    np.testing.assert_allclose(macro_features(np.array([hand], dtype=np.uint64))[0], [2.0, 1, 1, 0.4], rtol=1e-6)
+
+
+def test_network_input_packs_hand_estimate_and_macro_features() -> None:
+    hand = parse_cards("3C 4C 5C 9H 9S 9D KH AH 7D 2S")
+    estimate = np.linspace(0, 1, 52)
+    rows = network_input(np.array([hand, hand & ~(1 << parse_card("KH"))], dtype=np.uint64), estimate)
+    assert rows.shape == (2, 108)
+    assert rows[0, :52].sum() == 10 and rows[0, parse_card("KH")] == 1 and rows[1, parse_card("KH")] == 0
+    np.testing.assert_allclose(rows[1, 52:104], estimate, rtol=1e-6)
+    assert rows[1, 104] == pytest.approx(1.0)  # deadwood 10 without KH
+
+
+def test_architectures_have_the_documents_parameter_counts() -> None:
+    pytest.importorskip("torch")
+    from ginbots.offense import build_model
+
+    counts = {name: sum(p.numel() for p in build_model(name).parameters()) for name in ("dual-inception", "mlp", "mlp-i")}
+    assert counts == {"dual-inception": 9057, "mlp": 1761, "mlp-i": 2945}
+    pairs = interaction_pairs()
+    assert len(pairs) == 126 and len({tuple(p) for p in pairs}) == 126
+
+
+def test_random_discard_player_throws_only_unmelded_cards() -> None:
+    player = RandomDiscardPlayer(seed=2)
+    player.start_hand(0, 0, parse_cards("3C 4C 5C 9H 9S 9D KH AH 7D 2S"))
+    player.will_draw_face_up(parse_card("QD"))
+    player.report_draw(0, parse_card("6S"))
+    seen = set()
+    for _ in range(60):
+        card = player.discard()
+        assert min_deadwood(player.hand & ~(1 << card)) < min_deadwood(player.hand)
+        seen.add(card)
+    assert len(seen) > 2  # random among the unmelded cards, not always the highest
+
+
+def test_random_n_keeps_the_best_scoring_sample() -> None:
+    deal_seed = derive_seed(7, 3)
+    rp_seat = deal_seed & 1
+    scores = []
+    for k in range(4):
+        seats = [_Watcher((RandomDiscardPlayer if seat == rp_seat else SimplePlayer)(seed=derive_seed(deal_seed, k, seat)))
+                 for seat in (0, 1)]
+        hand = play_game(seats, seed=deal_seed, config=SINGLE_ROUND).hands[0]
+        scores.append(0 if hand.winner is None else hand.points * (1 if hand.winner == rp_seat else -1))
+    rows = record_deal("random-4", deal_seed)
+    assert rows and {r[2] for r in rows} <= {max(scores), -max(scores)}
+    assert len(rows) <= 2  # last stage: one row per player that discarded
+    assert sum(r[2] for r in rows) == 0 or len(rows) == 1
+
+
+def _position(player: DualInceptionPlayer) -> None:
+    player.new_game(1)
+    player.start_hand(0, 1, parse_cards("AS 2S 3S 4S 5C 5D 5H 9H 2C 3D"))
+    player.report_draw(1, parse_card("7H"))
+    player.report_discard(1, parse_card("KC"))
+    assert player.will_draw_face_up(parse_card("KC")) is False
+    player.report_draw(0, parse_card("6C"))
+
+
+def test_discard_is_the_highest_offensive_score_and_defence_can_override_it() -> None:
+    offensive = DualInceptionPlayer(seed=1)
+    _position(offensive)
+    scores = offensive.discard_scores()
+    assert len(scores) == 11
+    assert offensive.discard() == max(scores, key=lambda c: (scores[c], -c))
+    # The blend subtracts defense_weight x the eq. 5 risk of the ISRU estimate from each offensive score.
+    blended = DualInceptionPlayer(seed=1, defense_weight=7.5)
+    _position(blended)
+    risk = discard_risk(blended.estimator().raw_one(blended.knowledge))
+    for card, value in blended.discard_scores().items():
+        assert value == pytest.approx(scores[card] - 7.5 * risk[card], abs=1e-4)
+    assert len({round(float(risk[c]), 6) for c in scores}) > 3  # the risk does tell the cards apart
+
+
+def test_plays_whole_games_with_each_model() -> None:
+    for seed, model in enumerate(("dual-inception", "mlp", "mlp-i")):
+        result = play_game((DualInceptionPlayer(seed=seed, model=model), SimplePlayer(seed=seed + 10)), seed=seed)
+        assert result.forfeit is None
