@@ -97,5 +97,6 @@ def test_discard_is_the_highest_offensive_score_and_defence_can_override_it() ->
 
 def test_plays_whole_games_with_each_model() -> None:
     for seed, model in enumerate(("dual-inception", "mlp", "mlp-i")):
-        result = play_game((DualInceptionPlayer(seed=seed, model=model), SimplePlayer(seed=seed + 10)), seed=seed)
+        result = play_game((DualInceptionPlayer(seed=seed, model=model, dataset="simple"), SimplePlayer(seed=seed + 10)),
+                           seed=seed)
         assert result.forfeit is None

@@ -74,7 +74,7 @@ def network_input(hands: np.ndarray, estimate: np.ndarray) -> np.ndarray:
 class OffensiveScore:
     """A frozen offensive-score network: packed rows in, predicted hand scores out."""
 
-    def __init__(self, model: str = "dual-inception", dataset: str = "random-256") -> None:
+    def __init__(self, model: str = "dual-inception", dataset: str = "simple") -> None:
         self.path = find_weights(weights_file(model, dataset))
         self.net = OnnxNet(self.path)
 
@@ -91,8 +91,9 @@ class DualInceptionPlayer(TrackingSimplePlayer):
                        doc="points of offensive score given up per unit of eq. 5 discard risk (document: 0)"),
         Hyperparameter("model", str, "dual-inception", choices=MODELS, tunable=False,
                        doc="offensive-score network: Figure 3a, or the MLP / MLP-i baselines of 3b / 3c"),
-        Hyperparameter("dataset", str, "random-256", choices=DATASETS, tunable=False,
-                       doc="training data of the network (document's best: Random-256)"),
+        Hyperparameter("dataset", str, "simple", choices=DATASETS, tunable=False,
+                       doc="training data of the network (document's best: Random-256; ours, at our data "
+                           "sizes: Simple, see the README)"),
     )
 
     _cache: dict[tuple[str, ...], object] = {}  # one loaded network per process, shared by every seat
