@@ -24,12 +24,11 @@ import numpy as np
 
 from . import __version__
 from .engine import GameConfig, play_game
-from .estimators.data import _freeze
+from .estimators.data import KnowledgeWatcher, _freeze
 from .estimators.snapshot import snapshot_rows
 from .knowledge import Knowledge
 from .match import ProgressBar, derive_seed, run_in_workers
 from .melds import discard_outcomes, min_deadwood
-from .player import Player
 from .players.baselines import SimplePlayer
 from .players.dual_inception import ESTIMATOR, INPUT_WIDTH, network_input, weights_file
 
@@ -42,7 +41,7 @@ class RandomDiscardPlayer(SimplePlayer):
     name = "random-discard"
 
     def discard(self) -> int:
-        legal = self.hand & ~(1 << self.drawn) if self.drawn == self.face_up else self.hand
+        legal = self.legal_discards()
         now = min_deadwood(self.hand)
         unmelded = [c for c, dw, _ in discard_outcomes(self.hand) if legal >> c & 1 and dw < now]
         if not unmelded:
@@ -50,59 +49,16 @@ class RandomDiscardPlayer(SimplePlayer):
         return unmelded[self.rng.randrange(len(unmelded))]
 
 
-class _Watcher(Player):
-    """Forwards every callback to ``inner``, keeping this seat's knowledge at each of its discards."""
-
-    name = "watcher"
-
-    def __init__(self, inner: Player) -> None:
-        super().__init__(seed=inner.seed)
-        self.inner = inner
-        self.stages: list[tuple[int, Knowledge]] = []
-
-    def new_game(self, seed: int | None = None) -> None:
-        self.inner.new_game(seed)
+class _Watcher(KnowledgeWatcher):
+    """Keeps this seat's hand and knowledge at each of its own discards."""
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
-        self.seat, self.knowledge, self.stages = seat, Knowledge(seat, starter, hand), []
-        self.inner.start_hand(seat, starter, hand)
+        self.stages: list[tuple[int, Knowledge]] = []
+        super().start_hand(seat, starter, hand)
 
-    def will_draw_face_up(self, card: int) -> bool:
-        self.knowledge.offered(card)
-        take = bool(self.inner.will_draw_face_up(card))
-        self.knowledge.answered(card, take)
-        return take
-
-    def report_draw(self, seat: int, card: int | None) -> None:
-        self.knowledge.drew(seat, card)
-        self.inner.report_draw(seat, card)
-
-    def discard(self) -> int:
-        return self.inner.discard()
-
-    def report_discard(self, seat: int, card: int) -> None:
-        self.knowledge.discarded(seat, card)
+    def observed_discard(self, seat: int, card: int) -> None:
         if seat == self.seat:
             self.stages.append((self.knowledge.hand, _freeze(self.knowledge)))
-        self.inner.report_discard(seat, card)
-
-    def knock(self) -> Any:
-        return self.inner.knock()
-
-    def declare_melds(self) -> Any:
-        return self.inner.declare_melds()
-
-    def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
-        self.inner.report_final_melds(seat, melds)
-
-    def report_layoff(self, seat: int, card: int, meld_before: int) -> None:
-        self.inner.report_layoff(seat, card, meld_before)
-
-    def report_final_hand(self, seat: int, hand: int) -> None:
-        self.inner.report_final_hand(seat, hand)
-
-    def report_scores(self, scores: tuple[int, int]) -> None:
-        self.inner.report_scores(scores)
 
 
 def _samples_of(dataset: str) -> int:

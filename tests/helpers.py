@@ -93,3 +93,12 @@ def hand_names(mask: int) -> list[str]:
 
 __all__ = ["deck_from", "Passive", "Hooked", "seated", "knock_when_legal", "sleeper", "hand_names", "parse_cards"]
 
+
+def known_run_position(player: Any) -> None:
+    """Opponent (the starter) took the 7H upcard and threw KC; we declined KC and drew 6C."""
+    player.new_game(1)
+    player.start_hand(0, 1, parse_cards("AS 2S 3S 4S 5C 5D 5H 9H 2C 3D"))
+    player.report_draw(1, parse_card("7H"))
+    player.report_discard(1, parse_card("KC"))
+    assert player.will_draw_face_up(parse_card("KC")) is False
+    player.report_draw(0, parse_card("6C"))

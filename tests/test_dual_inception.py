@@ -14,6 +14,7 @@ from ginbots.match import derive_seed
 from ginbots.melds import min_deadwood
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.dual_inception import DualInceptionPlayer, macro_features, network_input
+from helpers import known_run_position
 
 
 def test_macro_features_of_a_known_hand() -> None:
@@ -71,24 +72,15 @@ def test_random_n_keeps_the_best_scoring_sample() -> None:
     assert sum(r[2] for r in rows) == 0 or len(rows) == 1
 
 
-def _position(player: DualInceptionPlayer) -> None:
-    player.new_game(1)
-    player.start_hand(0, 1, parse_cards("AS 2S 3S 4S 5C 5D 5H 9H 2C 3D"))
-    player.report_draw(1, parse_card("7H"))
-    player.report_discard(1, parse_card("KC"))
-    assert player.will_draw_face_up(parse_card("KC")) is False
-    player.report_draw(0, parse_card("6C"))
-
-
 def test_discard_is_the_highest_offensive_score_and_defence_can_override_it() -> None:
     offensive = DualInceptionPlayer(seed=1)
-    _position(offensive)
+    known_run_position(offensive)
     scores = offensive.discard_scores()
     assert len(scores) == 11
     assert offensive.discard() == max(scores, key=lambda c: (scores[c], -c))
     # The blend subtracts defense_weight x the eq. 5 risk of the ISRU estimate from each offensive score.
     blended = DualInceptionPlayer(seed=1, defense_weight=7.5)
-    _position(blended)
+    known_run_position(blended)
     risk = discard_risk(blended.estimator().raw_one(blended.knowledge))
     for card, value in blended.discard_scores().items():
         assert value == pytest.approx(scores[card] - 7.5 * risk[card], abs=1e-4)

@@ -9,6 +9,7 @@ from ginbots.engine import play_game
 from ginbots.estimators.risk import discard_risk
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.safe import SafeDiscarderPlayer
+from helpers import known_run_position
 
 
 def test_discard_risk_by_hand() -> None:
@@ -25,20 +26,10 @@ def test_discard_risk_by_hand() -> None:
     np.testing.assert_array_equal(batch[0], risk)
 
 
-def _position(player) -> None:
-    """Opponent (the starter) took the 7H upcard and threw KC; we declined KC and drew 6C."""
-    player.new_game(1)
-    player.start_hand(0, 1, parse_cards("AS 2S 3S 4S 5C 5D 5H 9H 2C 3D"))
-    player.report_draw(1, parse_card("7H"))
-    player.report_discard(1, parse_card("KC"))
-    assert player.will_draw_face_up(parse_card("KC")) is False
-    player.report_draw(0, parse_card("6C"))
-
-
 def test_safe_discarder_keeps_the_card_that_feeds_a_known_run() -> None:
     simple, safe = SimplePlayer(seed=1), SafeDiscarderPlayer(seed=1)
-    _position(simple)
-    _position(safe)
+    known_run_position(simple)
+    known_run_position(safe)
     assert simple.discard() == parse_card("9H")  # the most deadwood, next to the opponent's 7H
     choice = safe.discard()
     assert choice != parse_card("9H")

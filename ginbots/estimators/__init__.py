@@ -4,6 +4,7 @@
 ``ESTIMATOR_NAMES`` lists them.  See ``base.Estimator`` for the interface.
 """
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -34,6 +35,12 @@ def make_estimator(name: str) -> "Estimator":
     if name == "ensemble":
         return ensemble.EnsembleEstimator.load()
     raise ValueError(f"no estimator named {name!r}; choose from {', '.join(ESTIMATOR_NAMES)}")
+
+
+@lru_cache(maxsize=None)
+def shared_estimator(name: str) -> "Estimator":
+    """``make_estimator(name)``, built once per process and shared by every seat and bot."""
+    return make_estimator(name)
 
 
 def weight_files_for(name: str) -> list:

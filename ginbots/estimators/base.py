@@ -35,10 +35,16 @@ class Estimator(ABC):
         """(52,) normalised probabilities for one live seat."""
         return self.probabilities(snapshot_rows([knowledge]))[0]
 
-    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator) -> np.ndarray:
-        """(count, 52) bool: complete opponent hands consistent with what we know."""
+    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
+               probabilities: np.ndarray | None = None) -> np.ndarray:
+        """(count, 52) bool: complete opponent hands consistent with what we know.
+
+        ``probabilities``: this seat's ``estimate``, when the caller already has it.
+        """
         snap = snapshot_rows([knowledge])
-        return sample_hands(self.probabilities(snap)[0], snap, count, rng)
+        if probabilities is None:
+            probabilities = self.probabilities(snap)[0]
+        return sample_hands(probabilities, snap, count, rng)
 
 
 class UniformEstimator(Estimator):

@@ -29,26 +29,25 @@ class _Table:
         self.episode = 0
 
 
-class _Recorder(Player):
-    """Forwards every callback to ``inner`` and records what this seat knows."""
+class KnowledgeWatcher(Player):
+    """Forwards every callback to ``inner`` and keeps ``knowledge``, this seat's view of the hand.
 
-    name = "recorder"
+    Data recorders subclass it and override ``observed_discard``, called after
+    every discard (either seat) once the knowledge and ``inner`` have seen it.
+    """
 
-    def __init__(self, inner: Player, table: _Table) -> None:
+    name = "watcher"
+
+    def __init__(self, inner: Player) -> None:
         super().__init__(seed=inner.seed)
         self.inner = inner
-        self.table = table
-        table.recorders.append(self)
 
     def new_game(self, seed: int | None = None) -> None:
         self.inner.new_game(seed)
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
-        self.knowledge = Knowledge(seat, starter, hand)
         self.seat = seat
-        self.step = 0
-        if seat == 0:
-            self.table.episode += 1
+        self.knowledge = Knowledge(seat, starter, hand)
         self.inner.start_hand(seat, starter, hand)
 
     def will_draw_face_up(self, card: int) -> bool:
@@ -67,12 +66,10 @@ class _Recorder(Player):
     def report_discard(self, seat: int, card: int) -> None:
         self.knowledge.discarded(seat, card)
         self.inner.report_discard(seat, card)
-        if seat != self.seat:
-            other = self.table.recorders[seat].knowledge
-            truth = other.hand & ~(1 << card)  # its own report of this discard may not have run yet
-            episode = 2 * self.table.episode + self.seat
-            self.table.rows.append((_freeze(self.knowledge), truth, episode, self.step))
-            self.step += 1
+        self.observed_discard(seat, card)
+
+    def observed_discard(self, seat: int, card: int) -> None:
+        pass
 
     def knock(self) -> Any:
         return self.inner.knock()
@@ -91,6 +88,31 @@ class _Recorder(Player):
 
     def report_scores(self, scores: tuple[int, int]) -> None:
         self.inner.report_scores(scores)
+
+
+class _Recorder(KnowledgeWatcher):
+    """Records a row after every opponent discard: this seat's knowledge and the opponent's true hand."""
+
+    name = "recorder"
+
+    def __init__(self, inner: Player, table: _Table) -> None:
+        super().__init__(inner)
+        self.table = table
+        table.recorders.append(self)
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        self.step = 0
+        if seat == 0:
+            self.table.episode += 1
+        super().start_hand(seat, starter, hand)
+
+    def observed_discard(self, seat: int, card: int) -> None:
+        if seat != self.seat:
+            other = self.table.recorders[seat].knowledge
+            truth = other.hand & ~(1 << card)  # its own report of this discard may not have run yet
+            episode = 2 * self.table.episode + self.seat
+            self.table.rows.append((_freeze(self.knowledge), truth, episode, self.step))
+            self.step += 1
 
 
 def _freeze(k: Knowledge) -> Knowledge:

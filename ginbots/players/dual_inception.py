@@ -10,12 +10,15 @@ blends it in (0 is the document's player).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from ..cards import NUM_CARDS, is_run
-from ..estimators import make_estimator, weight_files_for
+from ..cards import NUM_CARDS, cards_of, is_run
+from ..estimators import shared_estimator, weight_files_for
 from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
+from ..estimators.snapshot import bits
 from ..estimators.weights import OnnxNet, card_path, find_weights
 from ..melds import best_meld_set, deadwood_and_melded_batch
 from ..player import Hyperparameter
@@ -29,17 +32,11 @@ MODELS = ("dual-inception", "mlp", "mlp-i")
 DATASETS = ("random-256", "random-16", "simple")
 #: The document's ISRU estimate (eq. 6, alpha = 1) feeds both o and the eq. 5 risk.
 ESTIMATOR = "bayes-isru"
-_BIT_INDEX = np.arange(NUM_CARDS, dtype=np.uint64)
 _LO, _HI = PAIR_LO.astype(np.int64)[:NUM_CARDS], PAIR_HI.astype(np.int64)[:NUM_CARDS]
 
 
 def weights_file(model: str, dataset: str) -> str:
     return f"offense_{model.replace('-', '_')}_{dataset.replace('-', '_')}.onnx"
-
-
-def hand_bits(hands: np.ndarray) -> np.ndarray:
-    """(B, 52) float32 rows of (B,) uint64 hands: x of the document, suits as rows of 13 ranks."""
-    return ((hands[:, None] >> _BIT_INDEX) & np.uint64(1)).astype(np.float32)
 
 
 def _melds_by_kind(hand: int) -> tuple[int, int]:
@@ -59,7 +56,7 @@ def macro_features(hands: np.ndarray) -> np.ndarray:
     hands = np.asarray(hands, dtype=np.uint64)
     deadwood, _ = deadwood_and_melded_batch(hands)
     held = np.zeros((len(hands), NUM_CARDS + 1), dtype=bool)
-    held[:, :NUM_CARDS] = hand_bits(hands).astype(bool)
+    held[:, :NUM_CARDS] = bits(hands).astype(bool)
     hits = ((held[:, _LO] & held[:, _HI]).any(axis=2) & ~held[:, :NUM_CARDS]).sum(axis=1)
     kinds = np.array([_melds_by_kind(int(h)) for h in hands], dtype=np.float32).reshape(len(hands), 2)
     return np.column_stack([deadwood / 10.0, kinds, hits / 10.0]).astype(np.float32)
@@ -68,7 +65,7 @@ def macro_features(hands: np.ndarray) -> np.ndarray:
 def network_input(hands: np.ndarray, estimate: np.ndarray) -> np.ndarray:
     """(B, 108) packed x | o | m rows; ``estimate`` is (52,) shared or (B, 52) per row."""
     estimate = np.broadcast_to(np.asarray(estimate, dtype=np.float32), (len(hands), NUM_CARDS))
-    return np.concatenate([hand_bits(hands), estimate, macro_features(hands)], axis=1)
+    return np.concatenate([bits(hands), estimate, macro_features(hands)], axis=1)
 
 
 class OffensiveScore:
@@ -80,6 +77,12 @@ class OffensiveScore:
 
     def __call__(self, rows: np.ndarray) -> np.ndarray:
         return self.net(rows).reshape(-1)
+
+
+@lru_cache(maxsize=None)
+def shared_offensive_score(model: str, dataset: str) -> OffensiveScore:
+    """One loaded network per process, shared by every seat."""
+    return OffensiveScore(model, dataset)
 
 
 class DualInceptionPlayer(TrackingSimplePlayer):
@@ -96,20 +99,11 @@ class DualInceptionPlayer(TrackingSimplePlayer):
                            "sizes: Simple, see the README)"),
     )
 
-    _cache: dict[tuple[str, ...], object] = {}  # one loaded network per process, shared by every seat
-
-    def _shared(self, key: tuple[str, ...], build) -> object:
-        if key not in self._cache:
-            self._cache[key] = build()
-        return self._cache[key]
-
     def offensive_score(self) -> OffensiveScore:
-        p = self.params
-        return self._shared(("net", p["model"], p["dataset"]),
-                            lambda: OffensiveScore(p["model"], p["dataset"]))  # type: ignore[return-value]
+        return shared_offensive_score(self.params["model"], self.params["dataset"])
 
     def estimator(self) -> Estimator:
-        return self._shared(("estimator", ESTIMATOR), lambda: make_estimator(ESTIMATOR))  # type: ignore[return-value]
+        return shared_estimator(ESTIMATOR)
 
     def weight_files(self) -> list:
         path = find_weights(weights_file(self.params["model"], self.params["dataset"]))
@@ -117,7 +111,7 @@ class DualInceptionPlayer(TrackingSimplePlayer):
 
     def discard_scores(self) -> dict[int, float]:
         """Per legal discard: offensive score of the hand left, minus the blended risk."""
-        legal = [c for c in range(NUM_CARDS) if self.legal_discards() >> c & 1]
+        legal = cards_of(self.legal_discards())
         likelihood = self.estimator().raw_one(self.knowledge)
         after = np.array([self.hand & ~(1 << c) for c in legal], dtype=np.uint64)
         offence = self.offensive_score()(network_input(after, likelihood))

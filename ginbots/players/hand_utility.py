@@ -80,17 +80,6 @@ def _row_bits(masks: np.ndarray) -> np.ndarray:
     return out
 
 
-def cards_of_rows(hands: np.ndarray, size: int) -> np.ndarray:
-    """(B, size) card ids of each hand of a (B,) uint64 array whose hands all hold ``size`` cards."""
-    bits = (hands[:, None] >> _BIT_INDEX) & np.uint64(1)
-    return np.nonzero(bits)[1].reshape(len(hands), size)
-
-
-def masks_of_rows(rows: np.ndarray) -> np.ndarray:
-    """(B,) uint64 hands from (B, 52) bool rows."""
-    return (rows.astype(np.uint64) << _BIT_INDEX).sum(axis=1, dtype=np.uint64)
-
-
 def _meld_contributions(held: np.ndarray, block: np.ndarray, cards: np.ndarray, in_opp_meld: np.ndarray,
                         w: UtilityWeights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per row, card slot and meld through the card: its share of the card utility, and the meld's two other cards.

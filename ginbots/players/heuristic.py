@@ -18,22 +18,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, mask_of
-from ..estimators import ESTIMATOR_NAMES, make_estimator, weight_files_for
+from ..cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
+from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
 from ..estimators.base import Estimator
+from ..estimators.snapshot import bits, masks_of
 from ..knowledge import KnowledgePlayer
 from ..melds import best_meld_sets, deadwood_and_melded_batch, discard_outcomes, min_deadwood
 from ..player import Hyperparameter, Melds
 from ..tactics import LAYOFF_SAMPLES, best_defence_melds, knock_melds_min_layoffs
-from .hand_utility import UtilityWeights, best_after_discard, in_opponent_meld_probability, masks_of_rows, utilities
+from .hand_utility import UtilityWeights, best_after_discard, in_opponent_meld_probability, utilities
 
 _ONE = np.uint64(1)
-_BIT_INDEX = np.arange(NUM_CARDS, dtype=np.uint64)
-
-
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """(B, 52) bool rows of (B,) uint64 masks."""
-    return ((masks[:, None] >> _BIT_INDEX) & _ONE).astype(bool)
 
 
 class HeuristicUtilityPlayer(KnowledgePlayer):
@@ -67,8 +62,6 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         LAYOFF_SAMPLES,
     )
 
-    _estimators: dict[str, Estimator] = {}  # one loaded network per process, shared by every seat
-
     def __init__(self, *, seed: int | None = None, **params) -> None:
         super().__init__(seed=seed, **params)
         p = self.params
@@ -76,10 +69,7 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
                                       p["knock_bonus"], p["gin_bonus"], p["low_card_bonus"], p["emergency_booster"])
 
     def estimator(self) -> Estimator:
-        name = self.params["estimator"]
-        if name not in self._estimators:
-            self._estimators[name] = make_estimator(name)
-        return self._estimators[name]
+        return shared_estimator(self.params["estimator"])
 
     def weight_files(self) -> list:
         return weight_files_for(self.params["estimator"])
@@ -97,10 +87,10 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         holds = self.estimator().estimate(self.knowledge)
         return holds, in_opponent_meld_probability(holds)
 
-    def sampled_opponents(self) -> np.ndarray:
-        """(samples,) uint64 opponent hands drawn from the estimate."""
-        rows = self.estimator().sample(self.knowledge, self.params["samples"], self._numpy_rng())
-        return masks_of_rows(rows)
+    def sampled_opponents(self, holds: np.ndarray | None = None) -> np.ndarray:
+        """(samples,) uint64 opponent hands drawn from the estimate (``holds``, if already computed)."""
+        rows = self.estimator().sample(self.knowledge, self.params["samples"], self._numpy_rng(), holds)
+        return masks_of(rows).astype(np.uint64)
 
     def opponent_looks_close(self, opponents: np.ndarray) -> bool:
         """Modification 1's test: enough sampled opponent hands are near a knock."""
@@ -130,7 +120,7 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         pile = self._pile_mask()
         take = best_after_discard(np.array([taken], dtype=np.uint64), np.array([1 << card], dtype=np.uint64),
                                   pile & ~(1 << card), in_opp_meld, self.weights)[0]
-        stock_cards = [c for c in range(NUM_CARDS) if self.knowledge.unknown >> c & 1]
+        stock_cards = cards_of(self.knowledge.unknown)
         if not stock_cards:
             return False
         drawn = np.array([hand | 1 << c for c in stock_cards], dtype=np.uint64)
@@ -145,7 +135,8 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         legal = self.legal_discards()
         outcomes = [(c, dw) for c, dw, _ in discard_outcomes(hand) if legal >> c & 1]
         now = min_deadwood(hand)
-        opponents = self.sampled_opponents()
+        holds = self.estimator().estimate(self.knowledge)
+        opponents = self.sampled_opponents(holds)
         if now == 0:  # fully melded: stay fully melded if some card allows it
             still_gin = [c for c, dw in outcomes if dw == 0]
             if still_gin:
@@ -157,10 +148,11 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
             highest = max(unmelded, key=lambda c: (CARD_POINTS[c], c))
             if now - CARD_POINTS[highest] <= MAX_DEADWOOD:
                 return highest  # the forced discard: it makes the hand knockable
-        values = self.discard_values(candidates, opponents)
+        values = self.discard_values(candidates, opponents, holds)
         return max(values, key=lambda c: (values[c], -c))
 
-    def discard_values(self, candidates: list[int], opponents: np.ndarray) -> dict[int, float]:
+    def discard_values(self, candidates: list[int], opponents: np.ndarray,
+                       holds: np.ndarray | None = None) -> dict[int, float]:
         """Own utility after each discard minus OPP_UTIL_IMPORTANCE x the opponent's expected gain.
 
         The gain is never negative, so a candidate whose own utility is already
@@ -168,7 +160,8 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         first and the rest keep their own utility as an upper bound (the
         chosen card is the same as with every gain computed).
         """
-        _, in_opp_meld = self.opponent_view()
+        in_opp_meld = in_opponent_meld_probability(
+            self.estimator().estimate(self.knowledge) if holds is None else holds)
         pile = self._pile_mask()
         own = {c: self.hand_utility(self.hand & ~(1 << c), in_opp_meld, pile | 1 << c) for c in candidates}
         importance = self.params["opp_util_importance"]
@@ -194,7 +187,7 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         """Per sampled opponent, its expected utility after a stock draw and its reasonable
         discard, over ``stock_draws`` random cards it has not seen."""
         pile = self._pile_mask()
-        unseen = ~(_bits(opponents) | _bits(np.array([pile], dtype=np.uint64)))
+        unseen = ~(bits(opponents) + bits(np.array([pile])) > 0)
         draws = self.params["stock_draws"]
         keys = np.where(unseen, self._numpy_rng().random(unseen.shape), -1.0)
         drawn = np.argsort(-keys, axis=1)[:, :draws]

@@ -9,7 +9,7 @@ safe but melded card is never thrown.
 
 from __future__ import annotations
 
-from ..estimators import ESTIMATOR_NAMES, make_estimator, weight_files_for
+from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
 from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
 from ..melds import discard_outcomes, min_deadwood
@@ -28,13 +28,8 @@ class SafeDiscarderPlayer(TrackingSimplePlayer):
                        doc="opponent-hand estimator behind the risk (document: the Shankar CNN)"),
     )
 
-    _estimators: dict[str, Estimator] = {}  # one loaded network per process, shared by every seat
-
     def estimator(self) -> Estimator:
-        name = self.params["estimator"]
-        if name not in self._estimators:
-            self._estimators[name] = make_estimator(name)
-        return self._estimators[name]
+        return shared_estimator(self.params["estimator"])
 
     def weight_files(self) -> list:
         return weight_files_for(self.params["estimator"])
