@@ -5,8 +5,11 @@ Datasets, as the document builds them: ``simple`` (Simple vs Simple) and
 played N times with different RP choices and only the sample where RP scored
 best is kept).  A row is one player's hand at its last discard of a round
 (``--all-stages``: every discard), the ISRU Bayesian estimate of the opponent
-at that moment, and the round's score for that player: +s if it won, -s if
-it lost.  Rounds are recorded as separate deals with gamma = 1 (no discount,
+at that moment, the round's score for that player (+s if it won, -s if it
+lost) and whether the row is RP's.  Training on a Random-N dataset uses RP's
+rows only by default: the document's Figure 2 has the score mean rising and
+the spread shrinking with N, which only the sampled player's rows can do
+(both seats together always average zero).  Rounds are recorded as separate deals with gamma = 1 (no discount,
 the document's first case): neither player looks at the game score, so this
 is the same data as rounds inside games.  Generation is chunked and
 resumable; training (extra ``train``) writes ONNX files and model cards.
@@ -69,11 +72,14 @@ def _samples_of(dataset: str) -> int:
     raise ValueError(f"dataset must be 'simple' or 'random-N' (N >= 1), got {dataset!r}")
 
 
-def record_deal(dataset: str, deal_seed: int, all_stages: bool = False) -> list[tuple[int, Knowledge, float]]:
-    """Rows (hand, knowledge, score) of one deal: the best-scoring of the dataset's samples."""
+Row = tuple[int, Knowledge, float, bool]
+
+
+def record_deal(dataset: str, deal_seed: int, all_stages: bool = False) -> list[Row]:
+    """Rows (hand, knowledge, score, is RP's row) of one deal: the best-scoring of the dataset's samples."""
     samples = _samples_of(dataset)
     rp_seat = deal_seed & 1
-    best: tuple[float, list[tuple[int, Knowledge, float]]] | None = None
+    best: tuple[float, list[Row]] | None = None
     for k in range(samples):
         seats = []
         for seat in (0, 1):
@@ -87,7 +93,7 @@ def record_deal(dataset: str, deal_seed: int, all_stages: bool = False) -> list[
         rows = []
         for seat, watcher in enumerate(seats):
             for hand_mask, knowledge in (watcher.stages if all_stages else watcher.stages[-1:]):
-                rows.append((hand_mask, knowledge, score[seat]))
+                rows.append((hand_mask, knowledge, score[seat], dataset != "simple" and seat == rp_seat))
         if best is None or score[rp_seat] > best[0]:
             best = (score[rp_seat], rows)
     assert best is not None
@@ -105,17 +111,19 @@ def _setup() -> None:
 
 def _run(job: tuple[str, int, int, int, bool, str]) -> int:
     dataset, seed, start, size, all_stages, path = job
-    hands, knowledges, scores, deals = [], [], [], []
+    hands, knowledges, scores, deals, rp = [], [], [], [], []
     for deal in range(start, start + size):
-        for hand, knowledge, score in record_deal(dataset, derive_seed(seed, deal), all_stages):
+        for hand, knowledge, score, is_rp in record_deal(dataset, derive_seed(seed, deal), all_stages):
             hands.append(hand)
             knowledges.append(knowledge)
             scores.append(score)
             deals.append(deal)
+            rp.append(is_rp)
     estimate = _ESTIMATOR[0].raw(snapshot_rows(knowledges)) if knowledges else np.zeros((0, 52), np.float32)
     tmp = Path(path + ".tmp.npz")
     np.savez_compressed(tmp, hands=np.array(hands, dtype=np.uint64), estimate=estimate.astype(np.float32),
-                        score=np.array(scores, dtype=np.float32), deal=np.array(deals, dtype=np.int64))
+                        score=np.array(scores, dtype=np.float32), deal=np.array(deals, dtype=np.int64),
+                        rp=np.array(rp, dtype=bool))
     tmp.replace(path)  # a chunk is either complete on disk or absent
     return size
 
@@ -145,6 +153,10 @@ def load(folder: str | Path) -> dict[str, np.ndarray]:
     if not paths:
         raise FileNotFoundError(f"no data chunks in {folder}; run `ginbots offense generate` first")
     parts = [dict(np.load(p)) for p in paths]
+    for path, part in zip(paths, parts):
+        if "rp" not in part:
+            raise ValueError(f"{path}: chunk has no 'rp' column (written by an older ginbots); delete {Path(folder)} "
+                             "and run `ginbots offense generate` again")
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -225,8 +237,12 @@ def features(data: dict[str, np.ndarray]) -> np.ndarray:
 
 def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Path, *, epochs: int = 24,
           decay_every: int = 8, batch: int = 64, lr: float = 1e-3, validation: float = 0.2, seed: int = 0,
-          log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Train one architecture on one dataset (MSE, Adam, step decay x0.1), export ONNX and a model card."""
+          rows: str = "rp", log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Train one architecture on one dataset (MSE, Adam, step decay x0.1), export ONNX and a model card.
+
+    ``rows`` "rp" keeps RP's rows of a Random-N dataset (a Simple dataset has no RP and keeps every row); "all"
+    keeps both seats.
+    """
     import torch
 
     from .estimators.train import export_onnx
@@ -234,7 +250,11 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
 
     torch.manual_seed(seed)
     started = time.time()
+    if rows not in ("rp", "all"):
+        raise ValueError(f"rows must be 'rp' or 'all', got {rows!r}")
     data = load(Path(data_dir) / dataset)
+    if rows == "rp" and dataset != "simple":
+        data = {k: v[data["rp"]] for k, v in data.items()}
     x, y = features(data), data["score"].astype(np.float32)[:, None]
     deals = np.unique(data["deal"])
     rng = np.random.default_rng(seed)
@@ -280,6 +300,7 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
         "data": {"dataset": dataset, "rows": int(len(x)), "train_rows": int((~is_val).sum()),
                  "validation_rows": int(is_val.sum()), "deals": int(len(deals)),
                  "stages": "last discard of each player per round",
+                 "rows_kept": "RP's rows only" if rows == "rp" and dataset != "simple" else "both seats",
                  "score_mean": float(y.mean()), "score_std": float(y.std())},
         "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr,
                      "batch": batch, "epochs": epochs, "lr_decay": f"x0.1 every {decay_every} epochs",
@@ -317,6 +338,8 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--decay-every", type=int, default=8, help="epochs between x0.1 learning-rate steps")
     t.add_argument("--batch", type=int, default=64)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--rows", choices=("rp", "all"), default="rp",
+                   help="Random-N data: RP's rows only (default, the document's Figure 2) or both seats")
     t.add_argument("--data", default=DEFAULT_DATA)
     t.add_argument("--out", default="weights")
     t.set_defaults(func=_cmd_train)
@@ -332,7 +355,7 @@ def _cmd_generate(args: Any) -> int:
 def _cmd_train(args: Any) -> int:
     for model in args.models.split(","):
         card = train(model, args.dataset, args.data, args.out, epochs=args.epochs, decay_every=args.decay_every,
-                     batch=args.batch, seed=args.seed)
+                     batch=args.batch, seed=args.seed, rows=args.rows)
         print(f"{card['file']}: {card['parameters']} parameters, {card['data']['train_rows']} training rows, "
               f"validation MSE {card['validation_mse']:.2f}, {card['training']['seconds']} s")
     return 0

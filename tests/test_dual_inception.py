@@ -70,6 +70,10 @@ def test_random_n_keeps_the_best_scoring_sample() -> None:
     assert rows and {r[2] for r in rows} <= {max(scores), -max(scores)}
     assert len(rows) <= 2  # last stage: one row per player that discarded
     assert sum(r[2] for r in rows) == 0 or len(rows) == 1
+    # RP's row carries the best score; the Simple seat's row its negation.
+    assert all(r[2] == (max(scores) if r[3] else -max(scores)) for r in rows)
+    assert sum(r[3] for r in rows) <= 1
+    assert not any(r[3] for r in record_deal("simple", deal_seed))
 
 
 def test_discard_is_the_highest_offensive_score_and_defence_can_override_it() -> None:
@@ -85,6 +89,12 @@ def test_discard_is_the_highest_offensive_score_and_defence_can_override_it() ->
     for card, value in blended.discard_scores().items():
         assert value == pytest.approx(scores[card] - 7.5 * risk[card], abs=1e-4)
     assert len({round(float(risk[c]), 6) for c in scores}) > 3  # the risk does tell the cards apart
+    # Defence alone: the lowest-risk card among those whose discard lowers deadwood (here 9H 2C 3D 6C).
+    defensive = DualInceptionPlayer(seed=1, criterion="defence")
+    known_run_position(defensive)
+    unmelded = parse_cards("9H 2C 3D 6C")
+    expected = min((c for c in range(52) if unmelded >> c & 1), key=lambda c: float(risk[c]))
+    assert defensive.discard() == expected
 
 
 def test_plays_whole_games_with_each_model() -> None:
@@ -92,3 +102,19 @@ def test_plays_whole_games_with_each_model() -> None:
         result = play_game((DualInceptionPlayer(seed=seed, model=model, dataset="simple"), SimplePlayer(seed=seed + 10)),
                            seed=seed)
         assert result.forfeit is None
+
+
+def test_generate_and_train_keep_rps_rows_for_random_data(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from ginbots.offense import generate, load, train
+
+    generate(tmp_path / "data", "random-2", 12, seed=5, chunk=5, progress=False)
+    data = load(tmp_path / "data" / "random-2")
+    assert len(list((tmp_path / "data" / "random-2").glob("chunk_*.npz"))) == 3
+    assert 0 < data["rp"].sum() < len(data["rp"])
+    card = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, log=lambda _: None)
+    assert card["data"]["rows"] == int(data["rp"].sum()) and card["data"]["rows_kept"] == "RP's rows only"
+    both = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, rows="all", log=lambda _: None)
+    assert both["data"]["rows"] == len(data["rp"])
+    with pytest.raises(ValueError, match="rows must be"):
+        train("mlp", "random-2", tmp_path / "data", tmp_path / "w", rows="odd")

@@ -20,7 +20,7 @@ from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
 from ..estimators.snapshot import bits
 from ..estimators.weights import OnnxNet, card_path, find_weights
-from ..melds import best_meld_set, deadwood_and_melded_batch
+from ..melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
 from ..player import Hyperparameter
 from .baselines import TrackingSimplePlayer
 from .hand_utility import PAIR_HI, PAIR_LO
@@ -92,6 +92,9 @@ class DualInceptionPlayer(TrackingSimplePlayer):
     hyperparameters = (
         Hyperparameter("defense_weight", float, 0.0, 0.0, 100.0,
                        doc="points of offensive score given up per unit of eq. 5 discard risk (document: 0)"),
+        Hyperparameter("criterion", str, "blend", choices=("blend", "defence"), tunable=False,
+                       doc="blend: offence - defense_weight x risk over every legal discard; defence: the "
+                           "lowest-risk card among those that lower deadwood (offence breaks ties)"),
         Hyperparameter("model", str, "dual-inception", choices=MODELS, tunable=False,
                        doc="offensive-score network: Figure 3a, or the MLP / MLP-i baselines of 3b / 3c"),
         Hyperparameter("dataset", str, "simple", choices=DATASETS, tunable=False,
@@ -115,6 +118,13 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         likelihood = self.estimator().raw_one(self.knowledge)
         after = np.array([self.hand & ~(1 << c) for c in legal], dtype=np.uint64)
         offence = self.offensive_score()(network_input(after, likelihood))
+        if self.params["criterion"] == "defence":
+            # The document's defence-only player scores unmelded cards; the offence term only breaks ties.
+            now = min_deadwood(self.hand)
+            lowers = {c for c, dw, _ in discard_outcomes(self.hand) if dw < now}
+            risk = discard_risk(likelihood)[legal]
+            return {c: (-float(r) + 1e-9 * float(o) if c in lowers or not lowers else -np.inf)
+                    for c, r, o in zip(legal, risk, offence)}
         weight = self.params["defense_weight"]
         if weight:
             offence = offence - weight * discard_risk(likelihood)[legal]
