@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from ginbots.bench import DECISION_KINDS, bench_decisions, format_results
+
+
+def test_decision_bench_times_each_kind_of_callback() -> None:
+    result = bench_decisions("keats", hands=4, seed=3)
+    assert set(result) == set(DECISION_KINDS) | {"all"}
+    assert result["discard"]["decisions"] > 0 and result["will_draw_face_up"]["decisions"] > 0
+    assert result["all"]["decisions"] == sum(result[k]["decisions"] for k in DECISION_KINDS)
+    assert 0 <= result["discard"]["p50_ms"] <= result["discard"]["p99_ms"]
+    text = format_results({"min_deadwood_10_per_s": 1.0, "min_deadwood_11_per_s": 1.0,
+                           "simple_vs_simple_hands_per_s": 1.0, "simple_vs_simple_hands": 1,
+                           "decisions": {"keats": result}})
+    assert "keats discard time" in text and "keats decision time" in text
