@@ -226,6 +226,11 @@ def build_model(name: str) -> Any:
     raise ValueError(f"no offensive-score model {name!r}; choose from {', '.join(ARCHITECTURES)}")
 
 
+def _output_layer(model: Any) -> Any:
+    """The final linear layer of a model from ``build_model``."""
+    return model.out if hasattr(model, "out") else (model.net if hasattr(model, "net") else model)[-1]
+
+
 def features(data: dict[str, np.ndarray]) -> np.ndarray:
     """Packed network rows of loaded data (the same encoding the player uses)."""
     out = np.empty((len(data["hands"]), INPUT_WIDTH), dtype=np.float32)
@@ -237,11 +242,12 @@ def features(data: dict[str, np.ndarray]) -> np.ndarray:
 
 def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Path, *, epochs: int = 24,
           decay_every: int = 8, batch: int = 64, lr: float = 1e-3, validation: float = 0.2, seed: int = 0,
-          rows: str = "rp", log: Callable[[str], None] = print) -> dict[str, Any]:
+          rows: str = "rp", bias_init: str = "default", log: Callable[[str], None] = print) -> dict[str, Any]:
     """Train one architecture on one dataset (MSE, Adam, step decay x0.1), export ONNX and a model card.
 
     ``rows`` "rp" keeps RP's rows of a Random-N dataset (a Simple dataset has no RP and keeps every row); "all"
-    keeps both seats.
+    keeps both seats. ``bias_init`` "mean" starts the output bias at the mean training score instead of torch's
+    default initialisation.
     """
     import torch
 
@@ -263,6 +269,13 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
     xt, yt = torch.from_numpy(x[~is_val]), torch.from_numpy(y[~is_val])
     xv, yv = torch.from_numpy(x[is_val]), torch.from_numpy(y[is_val])
     model = build_model(model_name)
+    if bias_init == "mean":
+        # Random-256 scores centre far from 0 (RP keeps its best sample); learning that offset through the
+        # hidden ReLUs first can switch them off for good.
+        with torch.no_grad():
+            _output_layer(model).bias.fill_(float(yt.mean()))
+    elif bias_init != "default":
+        raise ValueError(f"bias_init must be 'default' or 'mean', got {bias_init!r}")
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.StepLR(opt, step_size=decay_every, gamma=0.1)
     gen = torch.Generator().manual_seed(seed)
@@ -303,7 +316,8 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
                  "rows_kept": "RP's rows only" if rows == "rp" and dataset != "simple" else "both seats",
                  "score_mean": float(y.mean()), "score_std": float(y.std())},
         "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr,
-                     "batch": batch, "epochs": epochs, "lr_decay": f"x0.1 every {decay_every} epochs",
+                     "batch": batch, "epochs": epochs,
+                     "output_bias_init": bias_init, "lr_decay": f"x0.1 every {decay_every} epochs",
                      "seed": seed, "history": history, "seconds": round(time.time() - started, 1)},
         "validation_mse": history[-1]["validation_mse"],
         "ginbots_version": __version__,
@@ -340,6 +354,8 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--rows", choices=("rp", "all"), default="rp",
                    help="Random-N data: RP's rows only (default, the document's Figure 2) or both seats")
+    t.add_argument("--bias-init", choices=("default", "mean"), default="default",
+                   help="output bias: torch's initialisation, or the mean training score (used for random-256)")
     t.add_argument("--data", default=DEFAULT_DATA)
     t.add_argument("--out", default="weights")
     t.set_defaults(func=_cmd_train)
@@ -355,7 +371,7 @@ def _cmd_generate(args: Any) -> int:
 def _cmd_train(args: Any) -> int:
     for model in args.models.split(","):
         card = train(model, args.dataset, args.data, args.out, epochs=args.epochs, decay_every=args.decay_every,
-                     batch=args.batch, seed=args.seed, rows=args.rows)
+                     batch=args.batch, seed=args.seed, rows=args.rows, bias_init=args.bias_init)
         print(f"{card['file']}: {card['parameters']} parameters, {card['data']['train_rows']} training rows, "
               f"validation MSE {card['validation_mse']:.2f}, {card['training']['seconds']} s")
     return 0

@@ -114,7 +114,10 @@ def test_generate_and_train_keep_rps_rows_for_random_data(tmp_path) -> None:
     assert 0 < data["rp"].sum() < len(data["rp"])
     card = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, log=lambda _: None)
     assert card["data"]["rows"] == int(data["rp"].sum()) and card["data"]["rows_kept"] == "RP's rows only"
-    both = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, rows="all", log=lambda _: None)
-    assert both["data"]["rows"] == len(data["rp"])
+    both = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, rows="all", bias_init="mean",
+                 log=lambda _: None)
+    assert both["data"]["rows"] == len(data["rp"]) and both["training"]["output_bias_init"] == "mean"
+    with pytest.raises(ValueError, match="bias_init must be"):
+        train("mlp", "random-2", tmp_path / "data", tmp_path / "w", bias_init="odd")
     with pytest.raises(ValueError, match="rows must be"):
         train("mlp", "random-2", tmp_path / "data", tmp_path / "w", rows="odd")
