@@ -400,6 +400,10 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
     """Run (or resume) the study to ``cfg.trials`` finished trials, then the held-out check."""
     study, storage = load_study(cfg)
     requeued = recover_interrupted(study, storage)
+    if not study.get_trials(deepcopy=False):
+        # The defaults are the first trial: a study is then never "best" below the bot's own defaults on its seeds.
+        space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed)
+        study.enqueue_trial({hp.name: hp.default for hp in space}, user_attrs={"defaults": True})
     if requeued and not cfg.quiet:
         print(f"resuming {cfg.study}: re-queued interrupted trial(s) {requeued}")
     already = _finished(study)

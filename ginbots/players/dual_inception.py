@@ -90,7 +90,7 @@ class DualInceptionPlayer(TrackingSimplePlayer):
 
     name = "dual-inception"
     hyperparameters = (
-        Hyperparameter("defense_weight", float, 0.0, 0.0, 100.0,
+        Hyperparameter("defense_weight", float, 0.0, 0.0, 10.0,
                        doc="points of offensive score given up per unit of eq. 5 discard risk (document: 0)"),
         Hyperparameter("criterion", str, "blend", choices=("blend", "defence"), tunable=False,
                        doc="blend: offence - defense_weight x risk over every legal discard; defence: the "
