@@ -9,9 +9,9 @@ at that moment, the round's score for that player (+s if it won, -s if it
 lost) and whether the row is RP's.  Training on a Random-N dataset uses RP's
 rows only by default: the document's Figure 2 has the score mean rising and
 the spread shrinking with N, which only the sampled player's rows can do
-(both seats together always average zero).  Rounds are recorded as separate deals with gamma = 1 (no discount,
-the document's first case): neither player looks at the game score, so this
-is the same data as rounds inside games.  Generation is chunked and
+(both seats together always average zero).  Rounds are recorded as separate
+deals with gamma = 1 (no discount, the document's first case): neither player
+looks at the game score, so this is the same data as rounds inside games.  Generation is chunked and
 resumable; training (extra ``train``) writes ONNX files and model cards.
 """
 

@@ -5,7 +5,8 @@ highest offensive score, predicted by a small CNN from the hand after the
 discard (x, 4x13), the ISRU-squashed Bayesian opponent-hand estimate (o,
 4x13) and four macro features (m: deadwood, sets, runs, hit count).  The
 eq. 5 discard risk of the same estimate is computed too; ``defense_weight``
-blends it in (0 is the document's player).
+blends it in (0 is the document's player) and ``criterion=defence`` uses it
+alone, for the comparison the document leaves open.
 """
 
 from __future__ import annotations
