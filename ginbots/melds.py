@@ -105,6 +105,12 @@ def deadwood_after_discards(hand: int) -> list[tuple[int, int]]:
     return [(card, dw) for card, dw, _ in discard_outcomes(hand)]
 
 
+def lowering_discards(hand: int, legal: int) -> list[tuple[int, int]]:
+    """``(card, deadwood after)`` for the legal discards that lower the hand's deadwood: its unmelded cards."""
+    now = min_deadwood(hand)
+    return [(card, dw) for card, dw, _ in discard_outcomes(hand) if legal >> card & 1 and dw < now]
+
+
 def deadwood_and_melds(hand: int) -> tuple[int, int]:
     """(minimum deadwood, the most melds in a meld set that reaches it)."""
     c, h, s, d = _split(hand)

@@ -30,8 +30,9 @@ from .engine import GameConfig, play_game
 from .estimators.data import KnowledgeWatcher, _freeze
 from .estimators.snapshot import snapshot_rows
 from .knowledge import Knowledge
-from .match import ProgressBar, derive_seed, run_in_workers
-from .melds import discard_outcomes, min_deadwood
+from .chunks import chunk_files, generate_chunks, save_chunk
+from .match import derive_seed
+from .melds import lowering_discards
 from .players.baselines import SimplePlayer
 from .players.dual_inception import ESTIMATOR, INPUT_WIDTH, network_input, weights_file
 
@@ -44,9 +45,7 @@ class RandomDiscardPlayer(SimplePlayer):
     name = "random-discard"
 
     def discard(self) -> int:
-        legal = self.legal_discards()
-        now = min_deadwood(self.hand)
-        unmelded = [c for c, dw, _ in discard_outcomes(self.hand) if legal >> c & 1 and dw < now]
+        unmelded = [c for c, _ in lowering_discards(self.hand, self.legal_discards())]
         if not unmelded:
             return super().discard()
         return unmelded[self.rng.randrange(len(unmelded))]
@@ -120,11 +119,9 @@ def _run(job: tuple[str, int, int, int, bool, str]) -> int:
             deals.append(deal)
             rp.append(is_rp)
     estimate = _ESTIMATOR[0].raw(snapshot_rows(knowledges)) if knowledges else np.zeros((0, 52), np.float32)
-    tmp = Path(path + ".tmp.npz")
-    np.savez_compressed(tmp, hands=np.array(hands, dtype=np.uint64), estimate=estimate.astype(np.float32),
-                        score=np.array(scores, dtype=np.float32), deal=np.array(deals, dtype=np.int64),
-                        rp=np.array(rp, dtype=bool))
-    tmp.replace(path)  # a chunk is either complete on disk or absent
+    save_chunk(path, hands=np.array(hands, dtype=np.uint64), estimate=estimate.astype(np.float32),
+               score=np.array(scores, dtype=np.float32), deal=np.array(deals, dtype=np.int64),
+               rp=np.array(rp, dtype=bool))
     return size
 
 
@@ -133,23 +130,12 @@ def generate(out_dir: str | Path, dataset: str, deals: int, *, seed: int = 1, ch
     """Record ``deals`` deals of ``dataset`` into ``out_dir/DATASET/chunk_NNNNN.npz`` (resumable)."""
     _samples_of(dataset)
     out = Path(out_dir) / (dataset + ("-all" if all_stages else ""))
-    out.mkdir(parents=True, exist_ok=True)
-    paths, jobs = [], []
-    for i, start in enumerate(range(0, deals, chunk)):
-        path = out / f"chunk_{i:05d}.npz"
-        paths.append(path)
-        if not path.exists():
-            jobs.append((dataset, seed, start, min(chunk, deals - start), all_stages, str(path)))
-    bar = ProgressBar(sum(j[3] for j in jobs), "deals", progress)
-    stopped = run_in_workers(jobs, workers, _setup, (), _run, bar.update, ordered=False)
-    bar.close()
-    if stopped:
-        raise KeyboardInterrupt
-    return paths
+    return generate_chunks(out, deals, chunk, lambda start, size, path: (dataset, seed, start, size, all_stages, path),
+                           setup=_setup, run=_run, unit="deals", workers=workers, progress=progress)
 
 
 def load(folder: str | Path) -> dict[str, np.ndarray]:
-    paths = sorted(Path(folder).glob("chunk_*.npz"))
+    paths = chunk_files(folder)
     if not paths:
         raise FileNotFoundError(f"no data chunks in {folder}; run `ginbots offense generate` first")
     parts = [dict(np.load(p)) for p in paths]

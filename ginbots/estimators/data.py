@@ -16,7 +16,8 @@ import numpy as np
 
 from ..engine import play_game
 from ..knowledge import Knowledge
-from ..match import ProgressBar, derive_seed, run_in_workers
+from ..chunks import chunk_files, generate_chunks, save_chunk
+from ..match import derive_seed
 from ..player import Player
 from ..registry import parse_spec
 from .snapshot import Snapshot, snapshot_rows
@@ -147,9 +148,7 @@ def _run(job: tuple[str, str, int, int, int, str]) -> int:
     spec_a, spec_b, seed, start, size, path = job
     seeds = [derive_seed(seed, g) for g in range(start, start + size)]
     snap = record_games(spec_a, spec_b, seeds, episode_base=start * 1000)
-    tmp = Path(path + ".tmp.npz")
-    np.savez_compressed(tmp, **snap.to_arrays())
-    tmp.replace(path)  # a chunk is either complete on disk or absent
+    save_chunk(path, **snap.to_arrays())
     return size
 
 
@@ -157,26 +156,15 @@ def generate(out_dir: str | Path, games: int, *, players: tuple[str, str] = ("si
              seed: int = 1, chunk: int = 250, workers: int = 1, progress: bool | None = None) -> list[Path]:
     """Record ``games`` self-play games into ``out_dir/chunk_NNNNN.npz``; chunks
     already on disk are kept, so an interrupted run resumes where it stopped."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths, jobs = [], []
-    for i, start in enumerate(range(0, games, chunk)):
-        path = out / f"chunk_{i:05d}.npz"
-        paths.append(path)
-        if not path.exists():
-            jobs.append((players[0], players[1], seed, start, min(chunk, games - start), str(path)))
-    bar = ProgressBar(sum(j[4] for j in jobs), "games", progress)
-    stopped = run_in_workers(jobs, workers, _setup, (), _run, bar.update, ordered=False)
-    bar.close()
-    if stopped:
-        raise KeyboardInterrupt
-    return paths
+    return generate_chunks(Path(out_dir), games, chunk,
+                           lambda start, size, path: (players[0], players[1], seed, start, size, path),
+                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress)
 
 
 def load(paths: list[Path] | str | Path) -> Snapshot:
     """Every row of the given chunk files (or of every chunk in a folder)."""
     if isinstance(paths, (str, Path)):
-        paths = sorted(Path(paths).glob("chunk_*.npz"))
+        paths = chunk_files(paths)
     if not paths:
         raise FileNotFoundError("no data chunks found; run `ginbots estimators generate` first")
     parts = []

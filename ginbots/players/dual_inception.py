@@ -21,7 +21,7 @@ from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
 from ..estimators.snapshot import bits
 from ..estimators.weights import OnnxNet, card_path, find_weights
-from ..melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
+from ..melds import best_meld_set, deadwood_and_melded_batch, lowering_discards
 from ..player import Hyperparameter
 from .baselines import TrackingSimplePlayer
 from .hand_utility import PAIR_HI, PAIR_LO
@@ -121,8 +121,7 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         offence = self.offensive_score()(network_input(after, likelihood))
         if self.params["criterion"] == "defence":
             # The document's defence-only player scores unmelded cards; the offence term only breaks ties.
-            now = min_deadwood(self.hand)
-            lowers = {c for c, dw, _ in discard_outcomes(self.hand) if dw < now}
+            lowers = {c for c, _ in lowering_discards(self.hand, self.legal_discards())}
             risk = discard_risk(likelihood)[legal]
             return {c: (-float(r) + 1e-9 * float(o) if c in lowers or not lowers else -np.inf)
                     for c, r, o in zip(legal, risk, offence)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
 from ..estimators.base import Estimator
 from ..estimators.risk import discard_risk
-from ..melds import discard_outcomes, min_deadwood
+from ..melds import deadwood_after_discards, lowering_discards
 from ..player import Hyperparameter
 from .baselines import TrackingSimplePlayer
 
@@ -37,11 +37,10 @@ class SafeDiscarderPlayer(TrackingSimplePlayer):
     def discard(self) -> int:
         risk = discard_risk(self.estimator().estimate(self.knowledge))
         legal = self.legal_discards()
-        outcomes = [(c, dw) for c, dw, _ in discard_outcomes(self.hand) if legal >> c & 1]
         # Only cards whose discard lowers deadwood compete (a melded card is never "safe" to break up);
         # a hand with none (every card melded) chooses among all.
-        now = min_deadwood(self.hand)
-        outcomes = [o for o in outcomes if o[1] < now] or outcomes
+        outcomes = lowering_discards(self.hand, legal) or [
+            (c, dw) for c, dw in deadwood_after_discards(self.hand) if legal >> c & 1]
         safest = sorted(outcomes, key=lambda o: (risk[o[0]], o[1]))[: self.params["top_k"]]
         best = min(dw for _, dw in safest)
         choices = [c for c, dw in safest if dw == best]
