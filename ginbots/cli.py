@@ -231,10 +231,18 @@ def cmd_openspiel(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import format_results, run_all
+    from .bench import bench_selfplay, format_results, format_selfplay, run_all
 
-    results = run_all(quick=args.quick)
-    print(format_results(results))
+    if args.what == "selfplay":
+        try:
+            results = bench_selfplay(hands=500 if args.quick else 2000)
+        except ImportError as exc:
+            print(f"ginbots bench selfplay: {exc}", file=sys.stderr)
+            return 2
+        print(format_selfplay(results))
+    else:
+        results = run_all(quick=args.quick)
+        print(format_results(results))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)
@@ -337,6 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_offense_parser(sub)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
+    p.add_argument("what", nargs="?", choices=("all", "selfplay"), default="all",
+                   help="all: melds, engine and decision times (default); selfplay: the compiled self-play core "
+                        "against the engine on the same hands (extra train)")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
     p.add_argument("--json", help="write the figures as JSON")
     p.set_defaults(func=cmd_bench)

@@ -31,24 +31,12 @@ from .estimators.data import KnowledgeWatcher, _freeze
 from .estimators.snapshot import snapshot_rows
 from .knowledge import Knowledge
 from .chunks import chunk_files, generate_chunks, save_chunk
+from .selfplay.stream import RESAMPLE, sample_deck, sample_seeds, stream_players
 from .match import derive_seed
-from .melds import lowering_discards
-from .players.baselines import SimplePlayer
+from .players.baselines import RandomDiscardPlayer, SimplePlayer
 from .players.dual_inception import ESTIMATOR, INPUT_WIDTH, network_input, weights_file
 
 SINGLE_ROUND = GameConfig(time_budget=None, max_hands_per_game=1)
-
-
-class RandomDiscardPlayer(SimplePlayer):
-    """The document's RP: Simple, except that it discards a uniformly random unmelded card."""
-
-    name = "random-discard"
-
-    def discard(self) -> int:
-        unmelded = [c for c, _ in lowering_discards(self.hand, self.legal_discards())]
-        if not unmelded:
-            return super().discard()
-        return unmelded[self.rng.randrange(len(unmelded))]
 
 
 class _Watcher(KnowledgeWatcher):
@@ -74,17 +62,24 @@ def _samples_of(dataset: str) -> int:
 Row = tuple[int, Knowledge, float, bool]
 
 
-def record_deal(dataset: str, deal_seed: int, all_stages: bool = False) -> list[Row]:
-    """Rows (hand, knowledge, score, is RP's row) of one deal: the best-scoring of the dataset's samples."""
+def record_deal(dataset: str, deal_seed: int, all_stages: bool = False, resample: str = "stock",
+                sample: int | None = None) -> list[Row]:
+    """Rows (hand, knowledge, score, is RP's row) of one deal: the best-scoring of the dataset's samples.
+
+    Sample ``k`` is dealt by ``selfplay.sample_deck`` and its players draw from their
+    ``StreamRandom`` streams, so the compiled core plays the same hands; ``sample`` replays the one
+    sample the core chose instead of playing them all here.
+    """
     samples = _samples_of(dataset)
-    rp_seat = deal_seed & 1
+    rp_seat = deal_seed & 1 if dataset != "simple" else -1
+    if dataset == "simple":
+        resample = "deck"
+    kinds = [1 if seat == rp_seat else 0 for seat in (0, 1)]
     best: tuple[float, list[Row]] | None = None
-    for k in range(samples):
-        seats = []
-        for seat in (0, 1):
-            kind = RandomDiscardPlayer if dataset != "simple" and seat == rp_seat else SimplePlayer
-            seats.append(_Watcher(kind(seed=derive_seed(deal_seed, k, seat))))
-        result = play_game(seats, seed=deal_seed, config=SINGLE_ROUND)
+    for k in (range(samples) if sample is None else (sample,)):
+        deck, starter = sample_deck(deal_seed, k, resample)
+        seats = stream_players(kinds, sample_seeds(deal_seed, k), wrap=_Watcher)
+        result = play_game(seats, seed=deal_seed, config=SINGLE_ROUND, decks=[deck], first_starter=starter)
         hand = result.hands[0]
         score = [0.0, 0.0]
         if hand.winner is not None:
@@ -92,11 +87,25 @@ def record_deal(dataset: str, deal_seed: int, all_stages: bool = False) -> list[
         rows = []
         for seat, watcher in enumerate(seats):
             for hand_mask, knowledge in (watcher.stages if all_stages else watcher.stages[-1:]):
-                rows.append((hand_mask, knowledge, score[seat], dataset != "simple" and seat == rp_seat))
-        if best is None or score[rp_seat] > best[0]:
-            best = (score[rp_seat], rows)
+                rows.append((hand_mask, knowledge, score[seat], seat == rp_seat))
+        if best is None or score[max(rp_seat, 0)] > best[0]:
+            best = (score[max(rp_seat, 0)], rows)
     assert best is not None
     return best[1]
+
+
+def _best_samples(dataset: str, deal_seeds: list[int], resample: str) -> tuple[list[int | None], list[int | None]]:
+    """(chosen sample, its RP score) per deal from the compiled core; all None without it (the engine plays
+    every sample then) or for a one-sample dataset."""
+    if _samples_of(dataset) == 1:
+        return [0] * len(deal_seeds), [None] * len(deal_seeds)
+    try:
+        from .selfplay.core import best_of
+    except ImportError:
+        return [None] * len(deal_seeds), [None] * len(deal_seeds)
+    seeds = np.array(deal_seeds, dtype=np.int64)
+    best_k, best_score = best_of(seeds, _samples_of(dataset), seeds & 1, resample)
+    return [int(k) for k in best_k], [int(s) for s in best_score]
 
 
 _ESTIMATOR: list[Any] = []
@@ -108,11 +117,17 @@ def _setup() -> None:
     _ESTIMATOR[:] = [make_estimator(ESTIMATOR)]
 
 
-def _run(job: tuple[str, int, int, int, bool, str]) -> int:
-    dataset, seed, start, size, all_stages, path = job
+def _run(job: tuple[str, int, int, int, bool, str, str]) -> int:
+    dataset, seed, start, size, all_stages, resample, path = job
     hands, knowledges, scores, deals, rp = [], [], [], [], []
-    for deal in range(start, start + size):
-        for hand, knowledge, score, is_rp in record_deal(dataset, derive_seed(seed, deal), all_stages):
+    deal_seeds = [derive_seed(seed, deal) for deal in range(start, start + size)]
+    chosen, core_scores = _best_samples(dataset, deal_seeds, resample)
+    for deal, deal_seed, k, core_score in zip(range(start, start + size), deal_seeds, chosen, core_scores):
+        rows = record_deal(dataset, deal_seed, all_stages, resample, sample=k)
+        for hand, knowledge, score, is_rp in rows:
+            if is_rp and core_score is not None and score != core_score:
+                raise RuntimeError(f"deal {deal} (seed {deal_seed}): the engine scored sample {k} {score}, the "
+                                   f"self-play core {core_score}; the core no longer plays the engine's hands")
             hands.append(hand)
             knowledges.append(knowledge)
             scores.append(score)
@@ -126,12 +141,25 @@ def _run(job: tuple[str, int, int, int, bool, str]) -> int:
 
 
 def generate(out_dir: str | Path, dataset: str, deals: int, *, seed: int = 1, chunk: int = 200,
-             workers: int = 1, all_stages: bool = False, progress: bool | None = None) -> list[Path]:
-    """Record ``deals`` deals of ``dataset`` into ``out_dir/DATASET/chunk_NNNNN.npz`` (resumable)."""
+             workers: int = 1, all_stages: bool = False, resample: str = "stock",
+             progress: bool | None = None) -> list[Path]:
+    """Record ``deals`` deals of ``dataset`` into ``out_dir/FOLDER/chunk_NNNNN.npz`` (resumable).
+
+    FOLDER is ``dataset_folder(dataset, resample, all_stages)``.
+    """
     _samples_of(dataset)
-    out = Path(out_dir) / (dataset + ("-all" if all_stages else ""))
-    return generate_chunks(out, deals, chunk, lambda start, size, path: (dataset, seed, start, size, all_stages, path),
+    if resample not in RESAMPLE:
+        raise ValueError(f"resample must be one of {RESAMPLE}, got {resample!r}")
+    out = Path(out_dir) / dataset_folder(dataset, resample, all_stages)
+    return generate_chunks(out, deals, chunk,
+                           lambda start, size, path: (dataset, seed, start, size, all_stages, resample, path),
                            setup=_setup, run=_run, unit="deals", workers=workers, progress=progress)
+
+
+def dataset_folder(dataset: str, resample: str = "stock", all_stages: bool = False) -> str:
+    """Folder name of a dataset: a Random-N set sampled with ``--resample deck`` gets a ``-deck`` suffix."""
+    name = dataset + ("-deck" if resample == "deck" and _samples_of(dataset) > 1 else "")
+    return name + ("-all" if all_stages else "")
 
 
 def load(folder: str | Path) -> dict[str, np.ndarray]:
@@ -329,8 +357,18 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--chunk", type=int, default=200)
     g.add_argument("--workers", type=int, default=2)
     g.add_argument("--all-stages", action="store_true", help="a row per discard, not only each player's last")
+    g.add_argument("--resample", choices=RESAMPLE, default="stock",
+                   help="Random-N samples: reshuffle the stock per sample, keeping both hands and the upcard "
+                        "(default; its labels match the authors' published sample), or replay the whole deck")
     g.add_argument("--out", default=DEFAULT_DATA)
     g.set_defaults(func=_cmd_generate)
+    lab = osub.add_parser("labels", help="label statistics of a Random-N dataset under both sampling recipes "
+                                         "(compiled core, extra train; no rows recorded)")
+    lab.add_argument("dataset", help="random-N")
+    lab.add_argument("--deals", type=int, default=20000)
+    lab.add_argument("--seed", type=int, default=1)
+    lab.add_argument("--json", help="also write the statistics to this file")
+    lab.set_defaults(func=_cmd_labels)
     t = osub.add_parser("train", help="train offensive-score networks and freeze them to ONNX (extra train)")
     t.add_argument("dataset")
     t.add_argument("--models", default="dual-inception,mlp,mlp-i")
@@ -349,8 +387,31 @@ def add_parser(sub: Any) -> None:
 
 def _cmd_generate(args: Any) -> int:
     paths = generate(args.out, args.dataset, args.deals, seed=args.seed, chunk=args.chunk, workers=args.workers,
-                     all_stages=args.all_stages)
+                     all_stages=args.all_stages, resample=args.resample)
     print(f"{args.dataset}: {len(paths)} chunks in {paths[0].parent}")
+    return 0
+
+
+def label_statistics(dataset: str, deals: int, seed: int = 1) -> dict[str, dict[str, float]]:
+    """Mean, standard deviation and share of negative best-of-N labels (RP's score) per sampling recipe."""
+    from .selfplay.core import best_of
+
+    seeds = np.array([derive_seed(seed, deal) for deal in range(deals)], dtype=np.int64)
+    out = {}
+    for resample in RESAMPLE:
+        _, scores = best_of(seeds, _samples_of(dataset), seeds & 1, resample)
+        out[resample] = {"deals": deals, "mean": round(float(scores.mean()), 2), "sd": round(float(scores.std()), 2),
+                         "negative": round(float((scores < 0).mean()), 4), "zero": round(float((scores == 0).mean()), 4)}
+    return out
+
+
+def _cmd_labels(args: Any) -> int:
+    stats = label_statistics(args.dataset, args.deals, args.seed)
+    for resample, row in stats.items():
+        print(f"{args.dataset} --resample {resample}: {row['deals']} deals, label mean {row['mean']:.1f}, "
+              f"sd {row['sd']:.1f}, negative {100 * row['negative']:.1f}%, zero {100 * row['zero']:.1f}%")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"dataset": args.dataset, "seed": args.seed, **stats}, indent=2) + "\n")
     return 0
 
 

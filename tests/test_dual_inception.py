@@ -9,6 +9,7 @@ import pytest
 from ginbots.cards import parse_card, parse_cards
 from ginbots.engine import play_game
 from ginbots.estimators.risk import discard_risk
+from ginbots.selfplay import sample_deck, sample_seeds, stream_players
 from ginbots.offense import RandomDiscardPlayer, SINGLE_ROUND, _Watcher, interaction_pairs, record_deal
 from ginbots.match import derive_seed
 from ginbots.melds import min_deadwood
@@ -57,16 +58,18 @@ def test_random_discard_player_throws_only_unmelded_cards() -> None:
     assert len(seen) > 2  # random among the unmelded cards, not always the highest
 
 
-def test_random_n_keeps_the_best_scoring_sample() -> None:
+@pytest.mark.parametrize("resample", ["deck", "stock"])
+def test_random_n_keeps_the_best_scoring_sample(resample: str) -> None:
     deal_seed = derive_seed(7, 3)
     rp_seat = deal_seed & 1
+    kinds = [1 if seat == rp_seat else 0 for seat in (0, 1)]
     scores = []
     for k in range(4):
-        seats = [_Watcher((RandomDiscardPlayer if seat == rp_seat else SimplePlayer)(seed=derive_seed(deal_seed, k, seat)))
-                 for seat in (0, 1)]
-        hand = play_game(seats, seed=deal_seed, config=SINGLE_ROUND).hands[0]
+        deck, starter = sample_deck(deal_seed, k, resample)
+        seats = stream_players(kinds, sample_seeds(deal_seed, k), wrap=_Watcher)
+        hand = play_game(seats, seed=deal_seed, config=SINGLE_ROUND, decks=[deck], first_starter=starter).hands[0]
         scores.append(0 if hand.winner is None else hand.points * (1 if hand.winner == rp_seat else -1))
-    rows = record_deal("random-4", deal_seed)
+    rows = record_deal("random-4", deal_seed, resample=resample)
     assert rows and {r[2] for r in rows} <= {max(scores), -max(scores)}
     assert len(rows) <= 2  # last stage: one row per player that discarded
     assert sum(r[2] for r in rows) == 0 or len(rows) == 1
@@ -74,6 +77,9 @@ def test_random_n_keeps_the_best_scoring_sample() -> None:
     assert all(r[2] == (max(scores) if r[3] else -max(scores)) for r in rows)
     assert sum(r[3] for r in rows) <= 1
     assert not any(r[3] for r in record_deal("simple", deal_seed))
+    # Replaying only the chosen sample gives the same rows.
+    replay = record_deal("random-4", deal_seed, resample=resample, sample=scores.index(max(scores)))
+    assert [(r[0], r[2], r[3]) for r in replay] == [(r[0], r[2], r[3]) for r in rows]
 
 
 def test_discard_is_the_highest_offensive_score_and_defence_can_override_it() -> None:

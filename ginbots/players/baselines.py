@@ -7,7 +7,8 @@ follow their definitions exactly and run fast (Simple is the benchmark player).
 from __future__ import annotations
 
 from ..cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
-from ..melds import best_meld_set, best_meld_sets, deadwood_after_discards, discard_outcomes, min_deadwood
+from ..melds import (best_meld_set, best_meld_sets, deadwood_after_discards, discard_outcomes, lowering_discards,
+                     min_deadwood)
 from ..knowledge import KnowledgePlayer
 from ..player import HandTrackingPlayer, Hyperparameter, Melds
 
@@ -75,6 +76,18 @@ class SimplePlayer(HandTrackingPlayer):
     def _random_best_melds(self) -> Melds:
         options = best_meld_sets(self.hand)
         return options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
+
+
+class RandomDiscardPlayer(SimplePlayer):
+    """The document's RP: Simple, except that it discards a uniformly random unmelded card."""
+
+    name = "random-discard"
+
+    def discard(self) -> int:
+        unmelded = [c for c, _ in lowering_discards(self.hand, self.legal_discards())]
+        if not unmelded:
+            return super().discard()
+        return unmelded[self.rng.randrange(len(unmelded))]
 
 
 class TrackingSimplePlayer(KnowledgePlayer, SimplePlayer):
