@@ -17,15 +17,12 @@ resumable; training (extra ``train``) writes ONNX files and model cards.
 
 from __future__ import annotations
 
-import datetime
 import json
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from . import __version__
 from .engine import GameConfig, play_game
 from .estimators.data import KnowledgeWatcher, _freeze
 from .estimators.snapshot import snapshot_rows
@@ -33,8 +30,8 @@ from .knowledge import Knowledge
 from .chunks import chunk_files, generate_chunks, save_chunk
 from .selfplay.stream import RESAMPLE, sample_deck, sample_seeds, stream_players
 from .match import derive_seed
-from .players.baselines import RandomDiscardPlayer, SimplePlayer
-from .players.dual_inception import ESTIMATOR, INPUT_WIDTH, network_input, weights_file
+from .players.baselines import RandomDiscardPlayer, SimplePlayer  # noqa: F401 (RP lived here)
+from .players.dual_inception import ESTIMATOR
 
 SINGLE_ROUND = GameConfig(time_budget=None, max_hands_per_game=1)
 
@@ -174,174 +171,6 @@ def load(folder: str | Path) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-# --- training (extra ``train``) ----------------------------------------------------------------
-
-ARCHITECTURES = {
-    "dual-inception": "x and o (1x4x13 each): conv 4@2x2, 4@3x3, 4@4x4, no padding, ReLU, flattened (272 each) + m (4) "
-                      "= 548 -> dense 16 ReLU -> 1 linear (Figure 3a)",
-    "mlp": "x (52) + o (52) + m (4) = 108 -> dense 16 ReLU -> 1 linear (Figure 3b)",
-    "mlp-i": "126 interaction terms of x (same-rank pairs, next-rank same-suit pairs) + o (52) + m (4) = 182 -> "
-             "dense 16 ReLU -> 1 linear (Figure 3c)",
-}
-
-
-def interaction_pairs() -> np.ndarray:
-    """(126, 2) card pairs whose product MLP-i sees: each card with its same-rank and next-rank neighbours."""
-    pairs = []
-    for rank in range(13):
-        for s1 in range(4):
-            for s2 in range(s1 + 1, 4):
-                pairs.append((s1 * 13 + rank, s2 * 13 + rank))
-    for suit in range(4):
-        for rank in range(12):
-            pairs.append((suit * 13 + rank, suit * 13 + rank + 1))
-    return np.array(pairs)
-
-
-def build_model(name: str) -> Any:
-    """The torch module of one architecture; it takes the packed (B, 108) rows."""
-    import torch
-    from torch import nn
-
-    class DualInception(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.towers = nn.ModuleList(
-                nn.ModuleList(nn.Conv2d(1, 4, k) for k in (2, 3, 4)) for _ in range(2))
-            self.dense = nn.Linear(548, 16)
-            self.out = nn.Linear(16, 1)
-
-        def forward(self, rows: "torch.Tensor") -> "torch.Tensor":
-            parts = []
-            for i, tower in enumerate(self.towers):
-                grid = rows[:, i * 52:(i + 1) * 52].reshape(-1, 1, 4, 13)
-                parts += [torch.relu(conv(grid)).flatten(1) for conv in tower]
-            parts.append(rows[:, 104:108])
-            return self.out(torch.relu(self.dense(torch.cat(parts, dim=1))))
-
-    class MLPi(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            pairs = torch.from_numpy(interaction_pairs())
-            self.register_buffer("a", pairs[:, 0].clone())
-            self.register_buffer("b", pairs[:, 1].clone())
-            self.net = nn.Sequential(nn.Linear(182, 16), nn.ReLU(), nn.Linear(16, 1))
-
-        def forward(self, rows: "torch.Tensor") -> "torch.Tensor":
-            inter = rows[:, self.a] * rows[:, self.b]
-            return self.net(torch.cat([inter, rows[:, 52:108]], dim=1))
-
-    if name == "dual-inception":
-        return DualInception()
-    if name == "mlp":
-        return nn.Sequential(nn.Linear(INPUT_WIDTH, 16), nn.ReLU(), nn.Linear(16, 1))
-    if name == "mlp-i":
-        return MLPi()
-    raise ValueError(f"no offensive-score model {name!r}; choose from {', '.join(ARCHITECTURES)}")
-
-
-def _output_layer(model: Any) -> Any:
-    """The final linear layer of a model from ``build_model``."""
-    return model.out if hasattr(model, "out") else (model.net if hasattr(model, "net") else model)[-1]
-
-
-def features(data: dict[str, np.ndarray]) -> np.ndarray:
-    """Packed network rows of loaded data (the same encoding the player uses)."""
-    out = np.empty((len(data["hands"]), INPUT_WIDTH), dtype=np.float32)
-    for start in range(0, len(out), 50_000):
-        stop = start + 50_000
-        out[start:stop] = network_input(data["hands"][start:stop], data["estimate"][start:stop])
-    return out
-
-
-def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Path, *, epochs: int = 24,
-          decay_every: int = 8, batch: int = 64, lr: float = 1e-3, validation: float = 0.2, seed: int = 0,
-          rows: str = "rp", bias_init: str = "default", log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Train one architecture on one dataset (MSE, Adam, step decay x0.1), export ONNX and a model card.
-
-    ``rows`` "rp" keeps RP's rows of a Random-N dataset (a Simple dataset has no RP and keeps every row); "all"
-    keeps both seats. ``bias_init`` "mean" starts the output bias at the mean training score instead of torch's
-    default initialisation.
-    """
-    import torch
-
-    from .estimators.train import export_onnx
-    from .estimators.weights import sha256_of
-
-    torch.manual_seed(seed)
-    started = time.time()
-    if rows not in ("rp", "all"):
-        raise ValueError(f"rows must be 'rp' or 'all', got {rows!r}")
-    data = load(Path(data_dir) / dataset)
-    if rows == "rp" and dataset != "simple":
-        data = {k: v[data["rp"]] for k, v in data.items()}
-    x, y = features(data), data["score"].astype(np.float32)[:, None]
-    deals = np.unique(data["deal"])
-    rng = np.random.default_rng(seed)
-    held = rng.choice(deals, size=max(1, int(len(deals) * validation)), replace=False)
-    is_val = np.isin(data["deal"], held)  # split by deal: no round on both sides
-    xt, yt = torch.from_numpy(x[~is_val]), torch.from_numpy(y[~is_val])
-    xv, yv = torch.from_numpy(x[is_val]), torch.from_numpy(y[is_val])
-    model = build_model(model_name)
-    if bias_init == "mean":
-        # Random-256 scores centre far from 0 (RP keeps its best sample); learning that offset through the
-        # hidden ReLUs first can switch them off for good.
-        with torch.no_grad():
-            _output_layer(model).bias.fill_(float(yt.mean()))
-    elif bias_init != "default":
-        raise ValueError(f"bias_init must be 'default' or 'mean', got {bias_init!r}")
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    schedule = torch.optim.lr_scheduler.StepLR(opt, step_size=decay_every, gamma=0.1)
-    gen = torch.Generator().manual_seed(seed)
-    history = []
-    for epoch in range(epochs):
-        model.train()
-        perm = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for start in range(0, len(perm), batch):
-            idx = perm[start:start + batch]
-            loss = torch.mean((model(xt[idx]) - yt[idx]) ** 2)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(idx)
-        schedule.step()
-        model.eval()
-        with torch.no_grad():
-            val = float(torch.mean((model(xv) - yv) ** 2))
-        history.append({"epoch": epoch + 1, "train_mse": round(total / len(xt), 3), "validation_mse": round(val, 3)})
-        log(f"  {model_name} on {dataset}: epoch {epoch + 1}/{epochs} train {history[-1]['train_mse']:.2f} "
-            f"validation {val:.2f}")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / weights_file(model_name, dataset)
-    export_onnx(model, x[:1], path)
-    card = {
-        "name": f"offense {model_name} / {dataset}",
-        "file": path.name,
-        "architecture": ARCHITECTURES[model_name],
-        "parameters": int(sum(p.numel() for p in model.parameters())),
-        "input": "packed float32 rows: x hand after the discard (52, suit-major 4x13), o ISRU Bayesian estimate "
-                 "(52), m = deadwood/10, sets, runs, hit count/10",
-        "target": "the round's score for this player (+s won, -s lost), gamma = 1",
-        "data": {"dataset": dataset, "rows": int(len(x)), "train_rows": int((~is_val).sum()),
-                 "validation_rows": int(is_val.sum()), "deals": int(len(deals)),
-                 "stages": "last discard of each player per round",
-                 "rows_kept": "RP's rows only" if rows == "rp" and dataset != "simple" else "both seats",
-                 "score_mean": float(y.mean()), "score_std": float(y.std())},
-        "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr,
-                     "batch": batch, "epochs": epochs,
-                     "output_bias_init": bias_init, "lr_decay": f"x0.1 every {decay_every} epochs",
-                     "seed": seed, "history": history, "seconds": round(time.time() - started, 1)},
-        "validation_mse": history[-1]["validation_mse"],
-        "ginbots_version": __version__,
-        "date": datetime.date.today().isoformat(),
-        "sha256": sha256_of(path),
-    }
-    (out / (path.name.split(".")[0] + ".card.json")).write_text(json.dumps(card, indent=2) + "\n")
-    return card
-
-
 # --- command line: ``ginbots offense generate | train`` -----------------------------------------
 
 DEFAULT_DATA = "data/offense"
@@ -370,11 +199,15 @@ def add_parser(sub: Any) -> None:
     lab.add_argument("--json", help="also write the statistics to this file")
     lab.set_defaults(func=_cmd_labels)
     t = osub.add_parser("train", help="train offensive-score networks and freeze them to ONNX (extra train)")
-    t.add_argument("dataset")
+    t.add_argument("dataset", help="a data folder: simple, random-256, random-256-deck, ...")
     t.add_argument("--models", default="dual-inception,mlp,mlp-i")
-    t.add_argument("--epochs", type=int, default=24)
-    t.add_argument("--decay-every", type=int, default=8, help="epochs between x0.1 learning-rate steps")
-    t.add_argument("--batch", type=int, default=64)
+    t.add_argument("--epochs", type=int, default=96, help="training epochs (default: the document's 96)")
+    t.add_argument("--decay-every", type=int, default=32,
+                   help="epochs between x0.1 learning-rate steps (default: the document's 32)")
+    t.add_argument("--batch", type=int, default=64, help="batch size (default: the document's 64)")
+    t.add_argument("--no-average", action="store_true",
+                   help="keep identical states as separate rows instead of one row with their mean label")
+    t.add_argument("--threads", type=int, help="torch threads (default: torch's choice)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--rows", choices=("rp", "all"), default="rp",
                    help="Random-N data: RP's rows only (default, the document's Figure 2) or both seats")
@@ -400,8 +233,9 @@ def label_statistics(dataset: str, deals: int, seed: int = 1) -> dict[str, dict[
     out = {}
     for resample in RESAMPLE:
         _, scores = best_of(seeds, _samples_of(dataset), seeds & 1, resample)
-        out[resample] = {"deals": deals, "mean": round(float(scores.mean()), 2), "sd": round(float(scores.std()), 2),
-                         "negative": round(float((scores < 0).mean()), 4), "zero": round(float((scores == 0).mean()), 4)}
+        out[resample] = {"deals": deals, "mean": round(float(scores.mean()), 2),
+                         "sd": round(float(scores.std()), 2), "negative": round(float((scores < 0).mean()), 4),
+                         "zero": round(float((scores == 0).mean()), 4)}
     return out
 
 
@@ -416,9 +250,12 @@ def _cmd_labels(args: Any) -> int:
 
 
 def _cmd_train(args: Any) -> int:
+    from .offense_train import train
+
     for model in args.models.split(","):
         card = train(model, args.dataset, args.data, args.out, epochs=args.epochs, decay_every=args.decay_every,
-                     batch=args.batch, seed=args.seed, rows=args.rows, bias_init=args.bias_init)
+                     batch=args.batch, seed=args.seed, rows=args.rows, bias_init=args.bias_init,
+                     average=not args.no_average, threads=args.threads)
         print(f"{card['file']}: {card['parameters']} parameters, {card['data']['train_rows']} training rows, "
-              f"validation MSE {card['validation_mse']:.2f}, {card['training']['seconds']} s")
+              f"validation MSE {card['validation_mse']:.2f}, {card['training']['seconds_this_run']} s")
     return 0

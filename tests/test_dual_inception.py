@@ -10,7 +10,8 @@ from ginbots.cards import parse_card, parse_cards
 from ginbots.engine import play_game
 from ginbots.estimators.risk import discard_risk
 from ginbots.selfplay import sample_deck, sample_seeds, stream_players
-from ginbots.offense import RandomDiscardPlayer, SINGLE_ROUND, _Watcher, interaction_pairs, record_deal
+from ginbots.offense import RandomDiscardPlayer, SINGLE_ROUND, _Watcher, record_deal
+from ginbots.offense_train import interaction_pairs
 from ginbots.match import derive_seed
 from ginbots.melds import min_deadwood
 from ginbots.players.baselines import SimplePlayer
@@ -37,7 +38,7 @@ def test_network_input_packs_hand_estimate_and_macro_features() -> None:
 
 def test_architectures_have_the_documents_parameter_counts() -> None:
     pytest.importorskip("torch")
-    from ginbots.offense import build_model
+    from ginbots.offense_train import build_model
 
     counts = {name: sum(p.numel() for p in build_model(name).parameters()) for name in ("dual-inception", "mlp", "mlp-i")}
     assert counts == {"dual-inception": 9057, "mlp": 1761, "mlp-i": 2945}
@@ -112,18 +113,60 @@ def test_plays_whole_games_with_each_model() -> None:
 
 def test_generate_and_train_keep_rps_rows_for_random_data(tmp_path) -> None:
     pytest.importorskip("torch")
-    from ginbots.offense import generate, load, train
+    from ginbots.offense import generate, load
+    from ginbots.offense_train import train
 
     generate(tmp_path / "data", "random-2", 12, seed=5, chunk=5, progress=False)
     data = load(tmp_path / "data" / "random-2")
     assert len(list((tmp_path / "data" / "random-2").glob("chunk_*.npz"))) == 3
     assert 0 < data["rp"].sum() < len(data["rp"])
     card = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, log=lambda _: None)
-    assert card["data"]["rows"] == int(data["rp"].sum()) and card["data"]["rows_kept"] == "RP's rows only"
+    assert card["data"]["rows_recorded"] == int(data["rp"].sum()) and card["data"]["rows_kept"] == "RP's rows only"
+    assert card["data"]["rows"] + card["data"]["identical_rows_merged"] == card["data"]["rows_recorded"]
+    assert card["data"]["resample"] == "stock" and len(card["data"]["sha256"]) == 64
     both = train("mlp", "random-2", tmp_path / "data", tmp_path / "w", epochs=1, rows="all", bias_init="mean",
-                 log=lambda _: None)
+                 average=False, log=lambda _: None)
     assert both["data"]["rows"] == len(data["rp"]) and both["training"]["output_bias_init"] == "mean"
+    generate(tmp_path / "data", "random-2", 5, seed=5, chunk=5, resample="deck", progress=False)
+    assert load(tmp_path / "data" / "random-2-deck")["rp"].any()
     with pytest.raises(ValueError, match="bias_init must be"):
         train("mlp", "random-2", tmp_path / "data", tmp_path / "w", bias_init="odd")
     with pytest.raises(ValueError, match="rows must be"):
         train("mlp", "random-2", tmp_path / "data", tmp_path / "w", rows="odd")
+
+
+def test_identical_states_get_their_mean_label() -> None:
+    from ginbots.offense_train import average_identical
+
+    x = np.array([[1, 0], [0, 1], [1, 0], [1, 0]], dtype=np.float32)
+    data = {"score": np.array([10, 4, 20, 30], dtype=np.float32), "deal": np.array([7, 8, 9, 10])}
+    reduced, xr, merged = average_identical(data, x)
+    assert merged == 2 and xr.tolist() == [[1, 0], [0, 1]]
+    assert reduced["score"].tolist() == [20, 4] and reduced["deal"].tolist() == [7, 8]
+
+
+def test_training_resumes_from_its_checkpoint(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from ginbots.offense import generate
+    from ginbots.offense_train import train
+
+    generate(tmp_path / "data", "random-2", 10, seed=3, chunk=10, progress=False)
+    full = train("mlp", "random-2", tmp_path / "data", tmp_path / "a", epochs=3, decay_every=2, log=lambda _: None)
+    logs: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(line: str) -> None:
+        logs.append(line)
+        if "epoch 2/3" in line:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train("mlp", "random-2", tmp_path / "data", tmp_path / "b", epochs=3, decay_every=2, log=stop_after_two)
+    # Each epoch is logged before its checkpoint is written: the stop leaves epoch 1 on disk.
+    resumed = train("mlp", "random-2", tmp_path / "data", tmp_path / "b", epochs=3, decay_every=2,
+                    log=logs.append)
+    assert any("resuming after epoch 1" in line for line in logs)
+    assert resumed["training"]["history"] == full["training"]["history"]
+    assert resumed["sha256"] == full["sha256"]
