@@ -61,3 +61,21 @@ def test_rng_is_seeded_explicitly():
     b.new_game(9)
     assert a.rng.random() == b.rng.random()
     assert issubclass(player_class("simple"), Player)
+
+
+def test_simple_knock_at_sets_its_knocking_threshold() -> None:
+    from ginbots.engine import play_game
+    from ginbots.registry import parse_spec
+
+    gin_only = parse_spec("simple:knock_at=0")
+    assert gin_only.make(seed=1).params == {"knock_at": 0}
+    knocks = {0: [], 10: []}
+    for game in range(6):
+        for knock_at in (0, 10):
+            players = [parse_spec(f"simple:knock_at={knock_at}").make(seed=game), parse_spec("simple").make(seed=99)]
+            result = play_game(players, seed=game)
+            knocks[knock_at] += [h.knocker_deadwood for h in result.hands if h.knocker == 0]
+    assert knocks[0] and all(dw == 0 for dw in knocks[0])
+    assert any(dw > 0 for dw in knocks[10])
+    with pytest.raises(ValueError, match="knock_at"):
+        parse_spec("simple:knock_at=11").make(seed=1)

@@ -19,10 +19,16 @@ class SimplePlayer(HandTrackingPlayer):
     Takes the face-up card iff it joins a meld of hand + card; discards a card
     leaving minimum deadwood (random among ties), never the face-up card just
     taken nor one that repeats a {drawn, discarded} pair of this hand; knocks as
-    soon as deadwood <= 10; declares a uniformly random optimal meld set.
+    soon as deadwood <= ``knock_at`` (10: the challenge's Simple; 0: waits for
+    gin); declares a uniformly random optimal meld set.
     """
 
     name = "simple"
+    hyperparameters = (
+        Hyperparameter("knock_at", int, MAX_DEADWOOD, 0, MAX_DEADWOOD,
+                       doc="knocks as soon as its deadwood is at or below this (10: the challenge's Simple; "
+                           "0: only on gin), a baseline for bots tuned against the knock-at-once Simple"),
+    )
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
@@ -66,7 +72,7 @@ class SimplePlayer(HandTrackingPlayer):
         return choice
 
     def knock(self) -> Melds | None:
-        if min_deadwood(self.hand) > MAX_DEADWOOD:
+        if min_deadwood(self.hand) > self.params.get("knock_at", MAX_DEADWOOD):
             return None
         return self._random_best_melds()
 
