@@ -19,11 +19,13 @@ from .javarandom import JavaRandom, deal_order
 from .player import Player
 from .rules import (
     RULES,
+    BadAnswer,
     Forfeit,
     as_bool,
     as_card,
     as_meld_masks,
     check_melds,
+    describe_exception,
     lay_off,
     meld_lists,
     meld_names,
@@ -132,8 +134,7 @@ def play_game(
         if isinstance(exc, _Overtime):
             return _GameOver(Forfeit(seat, labels[seat], action, "time-budget",
                                      f"thinking time ran past {budget:g} s"))
-        return _GameOver(Forfeit(seat, labels[seat], action, "exception",
-                                 f"raised {type(exc).__name__}: {exc}"))
+        return _GameOver(Forfeit(seat, labels[seat], action, "exception", f"raised {describe_exception(exc)}"))
 
     def overtime(seat: int, action: str) -> _GameOver:
         return _GameOver(Forfeit(seat, labels[seat], action, "time-budget",
@@ -146,8 +147,10 @@ def play_game(
         t0 = perf_counter()
         try:
             answer = fn(*args)
-        except (Exception, _Overtime, SystemExit) as exc:
+        except BaseException as exc:  # noqa: BLE001 - whatever a bot raises is its forfeit...
             acting = -1
+            if isinstance(exc, KeyboardInterrupt) and user_interrupt:
+                raise  # ...except the user's own Ctrl-C, which stops the run
             raise fault(seat, action, exc) from None
         last = perf_counter() - t0
         acting = -1
@@ -163,7 +166,7 @@ def play_game(
         """A declaration as meld masks plus the cards it covers, or the forfeit it earns."""
         try:
             melds = as_meld_masks(answer)
-        except TypeError as exc:
+        except BadAnswer as exc:
             raise illegal(seat, action, "bad-answer-type", str(exc)) from None
         problem = check_melds(hand, melds)
         if problem:
@@ -178,20 +181,35 @@ def play_game(
 
     def on_alarm(signum: int, frame: Any) -> None:
         seat = acting
-        if seat >= 0 and used[seat] + (perf_counter() - t0) > budget:
-            raise _Overtime()
-        remaining = min(budget - used[0], budget - used[1])
+        if seat >= 0:
+            remaining = budget - used[seat] - (perf_counter() - t0)
+            if remaining <= 0:
+                # Fire again soon: a player that swallows this one is interrupted again and again (and the
+                # match supervisor kills its process if it never returns).
+                signal.setitimer(signal.ITIMER_REAL, 0.05)
+                raise _Overtime()
+        else:
+            remaining = min(budget - used[0], budget - used[1])
         signal.setitimer(signal.ITIMER_REAL, max(remaining, 0.001))
 
-    use_alarm = (
-        config.time_budget is not None
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
+    in_main = threading.current_thread() is threading.main_thread()
+    use_alarm = config.time_budget is not None and hasattr(signal, "setitimer") and in_main
     old_handler = None
     if use_alarm:
         old_handler = signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, budget)
+    # A KeyboardInterrupt raised by a bot is its forfeit; one from a real SIGINT (the user's Ctrl-C)
+    # must stop the run, so note real signals while the game runs.
+    user_interrupt = False
+    old_sigint = None
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        nonlocal user_interrupt
+        user_interrupt = True
+        raise KeyboardInterrupt
+
+    if in_main and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        old_sigint = signal.signal(signal.SIGINT, on_sigint)
 
     rng = JavaRandom(seed)
     starter = rng.next_int(2)
@@ -272,7 +290,7 @@ def play_game(
                     if take is not True and take is not False:
                         try:
                             take = as_bool(take)
-                        except TypeError as exc:
+                        except BadAnswer as exc:
                             raise illegal(cur, "will_draw_face_up", "bad-answer-type", str(exc)) from None
                     if events is not None:
                         events.append({"e": "offer", "p": cur, "card": CARD_NAMES[face_up], "take": take})
@@ -297,7 +315,7 @@ def play_game(
                 if type(card) is not int or not 0 <= card < NUM_CARDS:
                     try:
                         card = as_card(card)
-                    except TypeError as exc:
+                    except BadAnswer as exc:
                         raise illegal(cur, "discard", "bad-answer-type", str(exc)) from None
                 if not hand_masks[cur] >> card & 1:
                     raise illegal(cur, "discard", "discard-not-in-hand",
@@ -379,6 +397,8 @@ def play_game(
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)
+        if old_sigint is not None:
+            signal.signal(signal.SIGINT, old_sigint)
 
     if forfeit is not None:
         winner: int | None = forfeit.seat ^ 1

@@ -48,54 +48,120 @@ class Forfeit:
 
 
 
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+# --- answers ---------------------------------------------------------------------------------
+# One validation for the engine and the bridge, so an answer means the same in process and over the
+# wire. It accepts only plain values (exact int / bool types, numpy's integer and bool scalars, lists
+# and tuples): a hostile object's __index__, __bool__, __iter__ or __repr__ never runs here, outside
+# the timed call, and nothing a bot returns can make validation itself raise anything but BadAnswer.
+
+#: Most melds and most cards in one meld an answer may list (a hand holds at most 11 cards).
+MAX_MELDS_IN_ANSWER = 11
+MAX_CARDS_IN_MELD = 13
 
 
-def as_meld_masks(value: Any) -> tuple[int, ...]:
-    """A player's melds as a tuple of card-set ints; TypeError says what is wrong.
+class BadAnswer(TypeError):
+    """A decision's answer is not of the type the interface names (rule ``bad-answer-type``)."""
 
-    Each meld may be a card-set int or a sequence of distinct card ids.
-    """
-    if isinstance(value, (str, bytes, int)) or not hasattr(value, "__iter__"):
-        raise TypeError(f"melds must be a list of melds, got {_describe(value)}")
-    out = []
-    for meld in value:
-        if isinstance(meld, bool):
-            raise TypeError(f"a meld must be a card-set int or a list of card ids, got {meld!r}")
-        if isinstance(meld, int) or hasattr(meld, "__index__"):
-            mask = int(meld)
-            if not 0 < mask < 1 << NUM_CARDS:
-                raise TypeError(f"meld mask {mask} is not a set of cards 0-51")
-        elif hasattr(meld, "__iter__") and not isinstance(meld, (str, bytes)):
-            mask = 0
-            n = 0
-            for c in meld:
-                c = as_card(c)
-                mask |= 1 << c
-                n += 1
-            if n != mask.bit_count():
-                raise TypeError(f"meld {_describe(meld)} names a card twice")
-        else:
-            raise TypeError(f"a meld must be a card-set int or a list of card ids, got {_describe(meld)}")
-        out.append(mask)
-    return tuple(out)
+
+def _numpy_types() -> tuple[frozenset[type], frozenset[type]]:
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy is a runtime dependency
+        return frozenset(), frozenset()
+    ints = frozenset({np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+                      np.intc, np.uintc, np.intp, np.uintp, np.longlong, np.ulonglong})
+    return ints, frozenset({np.bool_})
+
+
+_NUMPY_INTS, _NUMPY_BOOLS = _numpy_types()
+
+
+def safe_text(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` shortened, or a description when repr itself fails (huge ints, hostile objects)."""
+    try:
+        if type(value) is int and value.bit_length() > 200:
+            return f"<an int of {value.bit_length()} bits>"
+        text = repr(value)
+        if type(text) is not str:
+            raise TypeError
+    except BaseException:  # noqa: BLE001 - a hostile __repr__ may raise anything
+        return f"<a {safe_type_name(value)} whose repr fails>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def safe_type_name(value: Any) -> str:
+    name = getattr(type(value), "__name__", None)
+    return name if type(name) is str else "object"
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: message`` of an exception a bot raised, even when its ``__str__`` raises."""
+    try:
+        text = str(exc)
+        if type(text) is not str:
+            raise TypeError
+    except BaseException:  # noqa: BLE001
+        text = "<message unavailable: its __str__ failed>"
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"{safe_type_name(exc)}: {text}" if text else safe_type_name(exc)
+
+
+def _plain_int(value: Any) -> int | None:
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind in _NUMPY_INTS:
+        return int(value)
+    return None
 
 
 def as_card(value: Any) -> int:
-    if isinstance(value, bool) or not (isinstance(value, int) or hasattr(value, "__index__")):
-        raise TypeError(f"a card must be an int 0-51, got {_describe(value)}")
-    card = int(value)
-    if not 0 <= card < NUM_CARDS:
-        raise TypeError(f"a card must be an int 0-51, got {card}")
+    """A card answer: an int 0-51 (Python or numpy integer, never a bool); BadAnswer otherwise."""
+    card = _plain_int(value)
+    if card is None or not 0 <= card < NUM_CARDS:
+        raise BadAnswer(f"a card must be an int 0-51, got {safe_text(value)}")
     return card
 
 
 def as_bool(value: Any) -> bool:
-    if type(value).__name__ in ("bool_", "bool"):
+    """An offer answer: True or False (Python or numpy bool); BadAnswer otherwise."""
+    kind = type(value)
+    if kind is bool:
+        return value
+    if kind in _NUMPY_BOOLS:
         return bool(value)
-    raise TypeError(f"will_draw_face_up must return a bool, got {_describe(value)}")
+    raise BadAnswer(f"will_draw_face_up must return a bool, got {safe_text(value)}")
+
+
+def as_meld_masks(value: Any) -> tuple[int, ...]:
+    """A meld declaration as a tuple of card-set ints; BadAnswer says what is wrong.
+
+    A declaration is a list or tuple of melds; a meld is a card-set int or a list or tuple of
+    distinct card ids.
+    """
+    if type(value) not in (list, tuple):
+        raise BadAnswer(f"melds must be a list or tuple of melds, got {safe_text(value)}")
+    if len(value) > MAX_MELDS_IN_ANSWER:
+        raise BadAnswer(f"a declaration holds at most {MAX_MELDS_IN_ANSWER} melds, got {len(value)}")
+    out = []
+    for meld in value:
+        mask = _plain_int(meld)
+        if mask is not None:
+            if not 0 < mask < 1 << NUM_CARDS:
+                raise BadAnswer(f"meld mask {safe_text(meld)} is not a set of cards 0-51")
+        elif type(meld) in (list, tuple):
+            if len(meld) > MAX_CARDS_IN_MELD:
+                raise BadAnswer(f"a meld holds at most {MAX_CARDS_IN_MELD} cards, got {len(meld)}")
+            mask = 0
+            for c in meld:
+                mask |= 1 << as_card(c)
+            if len(meld) != mask.bit_count():
+                raise BadAnswer(f"meld {safe_text(meld)} names a card twice")
+        else:
+            raise BadAnswer(f"a meld must be a card-set int or a list of card ids, got {safe_text(meld)}")
+        out.append(mask)
+    return tuple(out)
 
 
 def check_melds(hand: int, melds: tuple[int, ...]) -> tuple[str, str] | None:

@@ -1,5 +1,7 @@
 """Engine protocol: first-upcard turns, cancellation, knocking, forfeits, time budget, what players see."""
 
+import os
+import signal
 import threading
 import time
 
@@ -178,11 +180,65 @@ def test_an_exception_in_any_callback_forfeits_and_names_it(where):
     assert res.winner == 0
 
 
-def test_system_exit_in_a_player_is_a_forfeit_but_ctrl_c_still_stops():
-    res = play(Passive(seed=0), Raiser("discard", SystemExit(3)))
-    assert res.forfeit.rule == "exception" and res.forfeit.seat == 1
+@pytest.mark.parametrize("exc", [SystemExit(3), KeyboardInterrupt(), GeneratorExit(), MemoryError(),
+                                 RecursionError(), BaseException("odd")])
+def test_anything_a_player_raises_is_its_forfeit(exc):
+    res = play(Passive(seed=0), Raiser("discard", exc))
+    assert res.forfeit.rule == "exception" and res.forfeit.seat == 1 and res.winner == 0
+    assert type(exc).__name__ in res.forfeit.detail
+
+
+def test_a_real_ctrl_c_still_stops_the_game():
+    def interrupt(player):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+        return player.drawn
+
     with pytest.raises(KeyboardInterrupt):
-        play(Passive(seed=0), Raiser("discard", KeyboardInterrupt()))
+        play(Passive(seed=0), Hooked(discard=interrupt))
+
+
+class _Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no")
+
+
+class _BadIndex:
+    def __index__(self):
+        raise RuntimeError("index")
+
+    def __bool__(self):
+        raise RuntimeError("bool")
+
+    def __repr__(self):
+        raise RuntimeError("repr")
+
+
+def _raising_melds():
+    yield 1
+    raise RuntimeError("generator")
+
+
+HOSTILE = {
+    "huge-int": ("discard", lambda: 10 ** 5000), "huge-negative": ("discard", lambda: -(10 ** 5000)),
+    "bad-index": ("discard", _BadIndex), "bad-bool": ("offer", _BadIndex), "raising-generator": ("knock", _raising_melds),
+    "bad-meld": ("knock", lambda: [_BadIndex()]), "bad-card": ("knock", lambda: [[_BadIndex()]]),
+    "huge-mask": ("knock", lambda: [10 ** 5000]), "too-many-melds": ("knock", lambda: [[0, 1, 2]] * 100),
+    "yes": ("offer", lambda: "yes"), "float": ("discard", lambda: np.float64(3.0)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_answers_are_bad_answers_never_crashes(case):
+    hook, make = HOSTILE[case]
+    res = play(Hooked(**{hook: lambda p: make()}), Passive(seed=1))
+    assert res.forfeit is not None and res.forfeit.rule == "bad-answer-type" and res.forfeit.seat == 0
+    assert len(res.forfeit.reason) < 400
+
+
+def test_an_exception_whose_message_raises_is_still_a_forfeit():
+    res = play(Passive(seed=0), Raiser("discard", _Unprintable()))
+    assert res.forfeit.rule == "exception" and "_Unprintable" in res.forfeit.detail
 
 
 def _swallowing_sleeper(player):
