@@ -1,8 +1,8 @@
 """The process bridge: any registered bot, played over stdin/stdout, one JSON object per line.
 
 ``python -m ginbots.bridge BOT [--params FILE]`` (or ``ginbots serve BOT``) is
-the transport the Java shim and any other harness use; ``ProcessPlayer`` is
-its other end in Python. The protocol is in ``submission/PROTOCOL.md``.
+the transport the Java shim and any other harness use; ```ginbots.host.ProcessPlayer``
+is its other end in Python. The protocol is in ``submission/PROTOCOL.md``.
 """
 
 from __future__ import annotations
@@ -10,15 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import traceback
 from pathlib import Path
 from typing import IO, Any, Sequence
 
-from .cards import NUM_CARDS, cards_of, mask_of
+from .cards import NUM_CARDS, cards_of
 from .player import Player
-from .rules import as_meld_masks
+from .rules import BadAnswer, as_bool, as_card, as_meld_masks, describe_exception, safe_text
 
 PROTOCOL_VERSION = 1
 
@@ -45,28 +44,45 @@ def _card(msg: dict[str, Any], key: str, allow_none: bool = False) -> int | None
     value = msg.get(key)
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < NUM_CARDS:
-        raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} must be a card id 0-51, got {value!r}")
+    if type(value) is not int or not 0 <= value < NUM_CARDS:
+        raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} must be a card id 0-51, got {safe_text(value)}")
     return value
 
 
 def _cards(msg: dict[str, Any], key: str) -> int:
     value = msg.get(key)
-    if not isinstance(value, list):
-        raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} must be a list of card ids, got {value!r}")
+    if type(value) is not list or len(value) > NUM_CARDS:
+        raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} must be a list of card ids, got "
+                                          f"{safe_text(value)}")
     mask = 0
     for c in value:
-        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < NUM_CARDS:
-            raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} holds {c!r}, not a card id 0-51")
+        if type(c) is not int or not 0 <= c < NUM_CARDS:
+            raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} holds {safe_text(c)}, not a card id 0-51")
         mask |= 1 << c
     return mask
 
 
 def _seat(msg: dict[str, Any], key: str = "seat") -> int:
     value = msg.get(key)
-    if value not in (0, 1) or isinstance(value, bool):
-        raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} must be 0 or 1, got {value!r}")
-    return value  # type: ignore[return-value]
+    if type(value) is not int or value not in (0, 1):
+        raise ProtocolError(EXIT_INVALID, f"{msg.get('type')}: {key} must be 0 or 1, got {safe_text(value)}")
+    return value
+
+
+class BotFailure(Exception):
+    """The bot raised (anything) or answered what the rules forbid; exit code 6."""
+
+    def __init__(self, message: str, trace: str = "") -> None:
+        super().__init__(message)
+        self.trace = trace
+
+
+def _ask_bot(name: str, what: str, fn: Any, *args: Any) -> Any:
+    """Call the bot; whatever it raises (SystemExit and KeyboardInterrupt included) is a BotFailure."""
+    try:
+        return fn(*args)
+    except BaseException as exc:  # noqa: BLE001 - a bot's own exit must not pose as a protocol code
+        raise BotFailure(f"bot {name} raised {describe_exception(exc)} in {what}", traceback.format_exc()) from None
 
 
 class BridgeSession:
@@ -90,21 +106,29 @@ class BridgeSession:
             if msg.get("protocol") != PROTOCOL_VERSION:
                 raise ProtocolError(EXIT_UNKNOWN, f"protocol {msg.get('protocol')!r} asked, this bridge speaks "
                                                   f"{PROTOCOL_VERSION}")
+            if "id" in msg and not _plain_json_id(msg["id"]):
+                raise ProtocolError(EXIT_INVALID, "hello: id must be an integer or a string")
             self.greeted = True
             return {"type": "hello", "protocol": PROTOCOL_VERSION, "bot": self.name,
                     "params": self.player.params, "module_path": str(Path(__file__).resolve().parent)}
         if not self.greeted:
             raise ProtocolError(EXIT_ORDER, f"{kind} before hello")
+        if "id" in msg and not _plain_json_id(msg["id"]):
+            raise ProtocolError(EXIT_INVALID, f"{kind}: id must be an integer or a string, got {safe_text(msg['id'])}")
         if "time_left" in msg:
-            self.player.time_left = msg["time_left"]  # type: ignore[attr-defined]
+            left = msg["time_left"]
+            if type(left) not in (int, float) or not 0 <= left < 1e9:
+                raise ProtocolError(EXIT_INVALID, f"{kind}: time_left must be a number of seconds >= 0, got "
+                                                  f"{safe_text(left)}")
+            self.player.time_left = left  # type: ignore[attr-defined]
         return getattr(self, "_" + kind)(msg)
 
     # --- reports ---------------------------------------------------------
     def _new_game(self, msg: dict[str, Any]) -> None:
         seed = msg.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ProtocolError(EXIT_INVALID, f"new_game: seed must be an integer, got {seed!r}")
-        self.player.new_game(seed)
+        if seed is not None and (type(seed) is not int or not -(1 << 63) <= seed < 1 << 64):
+            raise ProtocolError(EXIT_INVALID, f"new_game: seed must be a 64-bit integer, got {safe_text(seed)}")
+        _ask_bot(self.name, "new_game", self.player.new_game, seed)
 
     def _start_hand(self, msg: dict[str, Any]) -> None:
         seat, starter = _seat(msg), _seat(msg, "starter")
@@ -112,7 +136,7 @@ class BridgeSession:
         if hand.bit_count() != 10 or len(msg["hand"]) != 10:
             raise ProtocolError(EXIT_INVALID, f"start_hand: hand must hold 10 distinct cards, got {msg['hand']}")
         self.seat, self.hand, self.drawn_face_up = seat, hand, -1
-        self.player.start_hand(seat, starter, hand)
+        _ask_bot(self.name, "start_hand", self.player.start_hand, seat, starter, hand)
 
     def _in_hand(self, kind: str) -> int:
         if self.seat is None:
@@ -128,7 +152,7 @@ class BridgeSession:
                 raise ProtocolError(EXIT_ORDER, f"report_draw: own draw of {card} with {self.hand.bit_count()} "
                                                 "cards in hand (needs 10, card not held)")
             self.hand |= 1 << card  # type: ignore[operator]
-        self.player.report_draw(seat, card)
+        _ask_bot(self.name, "report_draw", self.player.report_draw, seat, card)
 
     def _report_discard(self, msg: dict[str, Any]) -> None:
         mine = self._in_hand("report_discard")
@@ -137,33 +161,35 @@ class BridgeSession:
             if not self.hand >> card & 1:  # type: ignore[operator]
                 raise ProtocolError(EXIT_ORDER, f"report_discard: own discard {card} is not in hand")
             self.hand &= ~(1 << card)  # type: ignore[operator]
-        self.player.report_discard(seat, card)  # type: ignore[arg-type]
+        _ask_bot(self.name, "report_discard", self.player.report_discard, seat, card)
 
     def _report_melds(self, msg: dict[str, Any]) -> None:
         self._in_hand("report_melds")
         melds = msg.get("melds")
-        if not isinstance(melds, list):
-            raise ProtocolError(EXIT_INVALID, f"report_melds: melds must be a list of lists, got {melds!r}")
+        if type(melds) is not list or len(melds) > NUM_CARDS:
+            raise ProtocolError(EXIT_INVALID, f"report_melds: melds must be a list of lists, got {safe_text(melds)}")
         masks = tuple(_cards({"type": "report_melds", "meld": m}, "meld") for m in melds)
-        self.player.report_final_melds(_seat(msg), masks)
+        _ask_bot(self.name, "report_final_melds", self.player.report_final_melds, _seat(msg), masks)
 
     def _report_layoff(self, msg: dict[str, Any]) -> None:
         self._in_hand("report_layoff")
-        self.player.report_layoff(_seat(msg), _card(msg, "card"), _cards(msg, "meld"))  # type: ignore[arg-type]
+        _ask_bot(self.name, "report_layoff", self.player.report_layoff, _seat(msg), _card(msg, "card"),
+                 _cards(msg, "meld"))
 
     def _report_final_hand(self, msg: dict[str, Any]) -> None:
         self._in_hand("report_final_hand")
-        self.player.report_final_hand(_seat(msg), _cards(msg, "hand"))
+        _ask_bot(self.name, "report_final_hand", self.player.report_final_hand, _seat(msg), _cards(msg, "hand"))
 
     def _report_scores(self, msg: dict[str, Any]) -> None:
         scores = msg.get("scores")
-        if not (isinstance(scores, list) and len(scores) == 2 and all(isinstance(s, int) for s in scores)):
-            raise ProtocolError(EXIT_INVALID, f"report_scores: scores must be two integers, got {scores!r}")
-        self.player.report_scores((scores[0], scores[1]))
+        if not (type(scores) is list and len(scores) == 2 and all(type(s) is int and 0 <= s < 1 << 31
+                                                                     for s in scores)):
+            raise ProtocolError(EXIT_INVALID, f"report_scores: scores must be two integers, got {safe_text(scores)}")
+        _ask_bot(self.name, "report_scores", self.player.report_scores, (scores[0], scores[1]))
         self.seat = None
 
-    def _bye(self, msg: dict[str, Any]) -> None:
-        raise SystemExit(EXIT_OK)
+    def _bye(self, msg: dict[str, Any]) -> dict[str, Any]:
+        return _BYE
 
     # --- decisions -------------------------------------------------------
     def _will_draw_face_up(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -171,19 +197,27 @@ class BridgeSession:
         card = _card(msg, "card")
         if self.hand.bit_count() != 10:
             raise ProtocolError(EXIT_ORDER, f"will_draw_face_up with {self.hand.bit_count()} cards in hand (needs 10)")
-        take = self.player.will_draw_face_up(card)  # type: ignore[arg-type]
+        answer = _ask_bot(self.name, "will_draw_face_up", self.player.will_draw_face_up, card)
+        try:
+            take = as_bool(answer)
+        except BadAnswer as exc:
+            raise BotFailure(f"bot {self.name} answered will_draw_face_up badly: {exc}") from None
         self.drawn_face_up = card if take else -1  # type: ignore[assignment]
-        return {"type": "reply", "take": bool(take)}
+        return {"type": "reply", "take": take}
 
     def _get_discard(self, msg: dict[str, Any]) -> dict[str, Any]:
         self._in_hand("get_discard")
         if self.hand.bit_count() != 11:
             raise ProtocolError(EXIT_ORDER, f"get_discard with {self.hand.bit_count()} cards in hand "
                                             "(needs 11: after the own draw)")
-        card = self.player.discard()
-        if isinstance(card, bool) or not isinstance(card, int) or not self.hand >> card & 1:
-            raise ProtocolError(EXIT_BOT_ERROR, f"bot {self.name} discarded {card!r}, not a card in its hand")
-        return {"type": "reply", "card": int(card)}
+        answer = _ask_bot(self.name, "discard", self.player.discard)
+        try:
+            card = as_card(answer)
+        except BadAnswer as exc:
+            raise BotFailure(f"bot {self.name} answered discard badly: {exc}") from None
+        if not self.hand >> card & 1:
+            raise BotFailure(f"bot {self.name} discarded {card}, not a card in its hand")
+        return {"type": "reply", "card": card}
 
     def _get_melds(self, msg: dict[str, Any]) -> dict[str, Any]:
         self._in_hand("get_melds")
@@ -193,161 +227,168 @@ class BridgeSession:
         if not isinstance(opponent_knocked, bool):
             raise ProtocolError(EXIT_INVALID, f"get_melds: opponent_knocked must be true or false, got "
                                               f"{opponent_knocked!r}")
-        answer = self.player.declare_melds() if opponent_knocked else self.player.knock()
+        if opponent_knocked:
+            answer = _ask_bot(self.name, "declare_melds", self.player.declare_melds)
+        else:
+            answer = _ask_bot(self.name, "knock", self.player.knock)
         if answer is None:
             if opponent_knocked:
-                raise ProtocolError(EXIT_BOT_ERROR, f"bot {self.name} declared no melds after a knock")
+                raise BotFailure(f"bot {self.name} declared no melds after a knock")
             return {"type": "reply", "melds": None}
         try:
             masks = as_meld_masks(answer)
-        except TypeError as exc:
-            raise ProtocolError(EXIT_BOT_ERROR, f"bot {self.name} answered melds badly: {exc}") from None
+        except BadAnswer as exc:
+            raise BotFailure(f"bot {self.name} answered melds badly: {exc}") from None
         return {"type": "reply", "melds": [cards_of(m) for m in masks]}
 
 
-def serve(player: Player, name: str, stdin: IO[str], stdout: IO[str], stderr: IO[str]) -> int:
-    """Run the protocol until EOF or ``bye``; returns the exit code."""
+#: Longest protocol line read (a real message is a few hundred bytes).
+MAX_LINE_BYTES = 1 << 20
+_BYE: dict[str, Any] = {"type": "bye"}
+
+
+def _plain_json_id(value: Any) -> bool:
+    return (type(value) is int and -(1 << 63) <= value < 1 << 64) or (type(value) is str and len(value) <= 200)
+
+
+def _lines(stdin: IO[Any]) -> Any:
+    """(line number, text or a ProtocolError) for each line of a byte or text stream, bounded in length."""
+    lineno = 0
+    while True:
+        raw = stdin.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > MAX_LINE_BYTES:
+            yield lineno, ProtocolError(EXIT_MALFORMED, f"a line longer than {MAX_LINE_BYTES} bytes")
+            return
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield lineno, ProtocolError(EXIT_MALFORMED, f"not UTF-8 (byte {exc.start})")
+                return
+        yield lineno, raw
+
+
+def _parse(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(EXIT_MALFORMED, f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit int, nesting past the recursion limit
+        raise ProtocolError(EXIT_MALFORMED, f"not JSON this bridge accepts ({type(exc).__name__}: "
+                                            f"{str(exc)[:120]})") from None
+
+
+def serve(player: Player, name: str, stdin: IO[Any], stdout: IO[str], stderr: IO[str]) -> int:
+    """Run the protocol until EOF or ``bye``; returns the exit code.
+
+    ``stdin`` may be a byte stream (the real process reads bytes, so no locale can break it) or a text
+    stream. A protocol error or a bot failure ends the session with one stderr line (a bot failure adds
+    the bot's traceback) and a final ``{"type": "error", "code": N, ...}`` line on ``stdout``, so a host
+    can tell a protocol exit from a bot that exits by itself.
+    """
     session = BridgeSession(player, name)
-    real_stdout = stdout
     saved = sys.stdout
     sys.stdout = stderr  # a bot that prints must not corrupt the protocol stream
+
+    def fail(code: int, lineno: int, message: str, trace: str = "") -> int:
+        stderr.write(f"ginbots bridge: error: line {lineno}: {message}\n")
+        if trace:
+            stderr.write(trace)
+        stderr.flush()
+        try:
+            stdout.write(json.dumps({"type": "error", "code": code, "message": message[:500]}) + "\n")
+            stdout.flush()
+        except (OSError, ValueError):
+            pass
+        return code
+
     try:
-        for lineno, line in enumerate(stdin, 1):
-            if not line.strip():
-                continue
+        for lineno, line in _lines(stdin):
+            msg: Any = None
             try:
-                try:
-                    msg = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise ProtocolError(EXIT_MALFORMED, f"not JSON ({exc.msg} at column {exc.colno})") from None
+                if isinstance(line, ProtocolError):
+                    raise line
+                if not line.strip():
+                    continue
+                msg = _parse(line)
                 reply = session.handle(msg)
             except ProtocolError as exc:
-                stderr.write(f"ginbots bridge: error: line {lineno}: {exc}\n")
-                stderr.flush()
-                return exc.code
-            except SystemExit as exc:
-                return int(exc.code or 0)
-            except Exception as exc:  # the bot itself failed
-                stderr.write(f"ginbots bridge: error: line {lineno}: bot {name} raised {type(exc).__name__}: {exc}\n")
-                traceback.print_exc(file=stderr)
-                stderr.flush()
-                return EXIT_BOT_ERROR
+                return fail(exc.code, lineno, str(exc))
+            except BotFailure as exc:
+                return fail(EXIT_BOT_ERROR, lineno, str(exc), exc.trace)
+            if reply is _BYE:
+                return EXIT_OK
             if reply is not None:
                 if "id" in msg:  # echoed so a host that timed out can drop late replies
                     reply["id"] = msg["id"]
-                real_stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
-                real_stdout.flush()
+                stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+                stdout.flush()
         return EXIT_OK
     finally:
         sys.stdout = saved
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The bridge process: protocol on a private copy of fd 1; fd 1 itself (the bot's prints, C code
+    writing to stdout) goes to stderr; stdin read as bytes."""
     from .registry import parse_spec
 
     parser = argparse.ArgumentParser(prog="python -m ginbots.bridge", description=__doc__)
-    parser.add_argument("bot", help="player spec: NAME, NAME:tuned, NAME:file.json, NAME:k=v")
+    parser.add_argument("bot", help="player spec: NAME, NAME:tuned, NAME:file.json, NAME:k=v; with --import, "
+                                    "MODULE:CLASS of any Player subclass on the Python path")
     parser.add_argument("--params", help="JSON parameter file")
+    parser.add_argument("--params-json", help="parameters as a JSON object (as the match runner passes them)")
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed until a new_game message reseeds it")
+    parser.add_argument("--import", dest="by_import", action="store_true",
+                        help="BOT is MODULE:CLASS, a Player subclass that need not be registered")
     args = parser.parse_args(argv)
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    if args.by_import:
+        return _serve_import(args, protocol)
     try:
         spec = parse_spec(args.bot, args.params)
-        player = spec.make(seed=args.seed)
+        if args.params_json:
+            extra = json.loads(args.params_json)
+            if not isinstance(extra, dict):
+                raise ValueError("--params-json must be a JSON object")
+            spec = type(spec)(name=spec.name, params={**spec.params, **extra}, label=spec.label)
     except (KeyError, ValueError) as exc:
         print(f"ginbots bridge: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return EXIT_UNKNOWN
-    return serve(player, spec.display, sys.stdin, sys.stdout, sys.stderr)
+    try:
+        player = spec.make(seed=args.seed)
+    except BaseException as exc:  # noqa: BLE001 - a bot that cannot be built is the bot's failure
+        print(f"ginbots bridge: error: bot {spec.display} failed to start: {describe_exception(exc)}",
+              file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return EXIT_BOT_ERROR
+    return serve(player, spec.display, sys.stdin.buffer, protocol, sys.stderr)
 
 
-class ProcessPlayer(Player):
-    """A player that lives in another process and speaks the bridge protocol.
+def _serve_import(args: argparse.Namespace, protocol: IO[str]) -> int:
+    from .registry import _load, load_params_file
 
-    The host side of the bridge, for playing a packaged or foreign bot on the
-    embedded engine. A dead or misbehaving process raises, which the engine
-    records as a forfeit.
-    """
+    try:
+        params = load_params_file(args.params) if args.params else {}
+        params.update(json.loads(args.params_json) if args.params_json else {})
+        player = _load(args.bot)(seed=args.seed, **params)
+    except BaseException as exc:  # noqa: BLE001
+        print(f"ginbots bridge: error: {args.bot} failed to start: {describe_exception(exc)}", file=sys.stderr)
+        return EXIT_BOT_ERROR
+    return serve(player, args.bot, sys.stdin.buffer, protocol, sys.stderr)
 
-    name = "process"
 
-    def __init__(self, command: Sequence[str], *, seed: int | None = None, label: str = "",
-                 cwd: str | None = None, isolated: bool = False) -> None:
-        """``isolated`` drops PYTHONPATH from the child's environment (used to verify packages)."""
-        super().__init__(seed=seed)
-        self.command = list(command)
-        self.label = label or " ".join(self.command[-1:])
-        self.name = self.label
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} if isolated else None
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1, cwd=cwd, env=env)
-        hello = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION})
-        self.remote = hello
+def __getattr__(name: str) -> Any:
+    if name == "ProcessPlayer":  # the host side lives in ginbots.host; kept importable from here
+        from .host import ProcessPlayer
 
-    def _send(self, msg: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps(msg, separators=(",", ":")) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            raise RuntimeError(f"bridge process {self.label} is gone: {self._stderr_tail()}") from None
-
-    def _ask(self, msg: dict[str, Any]) -> dict[str, Any]:
-        self._send(msg)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"bridge process {self.label} closed its output: {self._stderr_tail()}")
-        return json.loads(line)
-
-    def _stderr_tail(self) -> str:
-        if self.proc.poll() is None:
-            return "still running"
-        err = self.proc.stderr.read() if self.proc.stderr else ""
-        return f"exit code {self.proc.returncode}; {err.strip()[-300:]}"
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self._send({"type": "bye"})
-                self.proc.wait(timeout=5)
-            except (RuntimeError, subprocess.TimeoutExpired):
-                self.proc.kill()
-
-    def new_game(self, seed: int | None = None) -> None:
-        self._send({"type": "new_game", "seed": seed})
-
-    def start_hand(self, seat: int, starter: int, hand: int) -> None:
-        self._send({"type": "start_hand", "seat": seat, "starter": starter, "hand": cards_of(hand)})
-
-    def will_draw_face_up(self, card: int) -> bool:
-        return self._ask({"type": "will_draw_face_up", "card": card})["take"]
-
-    def report_draw(self, seat: int, card: int | None) -> None:
-        self._send({"type": "report_draw", "seat": seat, "card": card})
-
-    def discard(self) -> int:
-        return self._ask({"type": "get_discard"})["card"]
-
-    def report_discard(self, seat: int, card: int) -> None:
-        self._send({"type": "report_discard", "seat": seat, "card": card})
-
-    def knock(self) -> Any:
-        melds = self._ask({"type": "get_melds", "opponent_knocked": False})["melds"]
-        return None if melds is None else [mask_of(m) for m in melds]
-
-    def declare_melds(self) -> Any:
-        return [mask_of(m) for m in self._ask({"type": "get_melds", "opponent_knocked": True})["melds"]]
-
-    def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
-        self._send({"type": "report_melds", "seat": seat, "melds": [cards_of(m) for m in melds]})
-
-    def report_layoff(self, seat: int, card: int, meld_before: int) -> None:
-        self._send({"type": "report_layoff", "seat": seat, "card": card, "meld": cards_of(meld_before)})
-
-    def report_final_hand(self, seat: int, hand: int) -> None:
-        self._send({"type": "report_final_hand", "seat": seat, "hand": cards_of(hand)})
-
-    def report_scores(self, scores: tuple[int, int]) -> None:
-        self._send({"type": "report_scores", "scores": list(scores)})
+        return ProcessPlayer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":
