@@ -366,6 +366,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"ginbots {args.command}: error: {message}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:
+        from .match import MatchAborted
+        from .supervisor import SupervisorError
+
+        if isinstance(exc, (MatchAborted, SupervisorError)):
+            print(f"ginbots {args.command}: stopped: {exc}", file=sys.stderr)
+            return 3
+        raise
 
 
 if __name__ == "__main__":

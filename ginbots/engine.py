@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of, union
 from .javarandom import JavaRandom, deal_order
 from .player import Player
+from .supervisor import ACTION_INDEX
 from .rules import (
     RULES,
     BadAnswer,
@@ -110,6 +111,7 @@ def play_game(
     decks: Sequence[Sequence[int]] | None = None,
     first_starter: int | None = None,
     trace: bool = False,
+    monitor: Any = None,
 ) -> GameResult:
     """Play one game to 100 between ``players[0]`` (seat 0) and ``players[1]``.
 
@@ -117,6 +119,8 @@ def play_game(
     does: one ``nextInt(2)`` for the first starter, one ``nextInt()`` shuffle
     seed per hand. ``decks`` (deal orders, one per hand) and ``first_starter``
     rig the deal for tests. ``player_seeds`` reach each player's ``new_game``.
+    ``monitor`` (a shared 3-slot array of a supervised worker) receives the
+    acting seat, the call's start time and its callback while a player runs.
     """
     config = config or GameConfig()
     if len(players) != 2 or players[0] is players[1]:
@@ -145,15 +149,23 @@ def play_game(
         nonlocal acting, t0, last
         acting = seat
         t0 = perf_counter()
+        if monitor is not None:
+            monitor[2] = ACTION_INDEX[action]
+            monitor[1] = t0
+            monitor[0] = seat
         try:
             answer = fn(*args)
         except BaseException as exc:  # noqa: BLE001 - whatever a bot raises is its forfeit...
             acting = -1
+            if monitor is not None:
+                monitor[0] = -1
             if isinstance(exc, KeyboardInterrupt) and user_interrupt:
                 raise  # ...except the user's own Ctrl-C, which stops the run
             raise fault(seat, action, exc) from None
         last = perf_counter() - t0
         acting = -1
+        if monitor is not None:
+            monitor[0] = -1
         used[seat] += last
         if used[seat] > budget:
             raise overtime(seat, action)

@@ -8,7 +8,6 @@ duplicate deals each deal sequence is played twice with the seats swapped.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -17,6 +16,8 @@ from typing import Any, Callable
 
 from .engine import GameConfig, GameResult, play_game
 from .registry import PlayerSpec
+from .rules import Forfeit
+from .supervisor import Lost, current_monitor, supervise
 from .stats import LatencyHistogram, wilson
 
 _MASK64 = (1 << 64) - 1
@@ -126,30 +127,46 @@ class _Worker:
         cls.trace = trace
 
     @classmethod
-    def run(cls, jobs: list[GameJob]) -> tuple[list[dict[str, Any]], dict[str, LatencyHistogram], list[dict[str, Any]]]:
+    def run(cls, job: GameJob) -> tuple[dict[str, Any], dict[str, LatencyHistogram], dict[str, Any] | None]:
+        a, b = cls.players["A"], cls.players["B"]
+        seated = [a, b] if job.a_seat == 0 else [b, a]
+        seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
+        result = play_game(seated, seed=job.engine_seed, config=cls.game, player_seeds=seeds, trace=cls.trace,
+                           monitor=current_monitor())
         hists = {"A": LatencyHistogram(), "B": LatencyHistogram()}
-        games = []
-        traces = []
-        for job in jobs:
-            a, b = cls.players["A"], cls.players["B"]
-            seated = [a, b] if job.a_seat == 0 else [b, a]
-            seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
-            result = play_game(seated, seed=job.engine_seed, config=cls.game, player_seeds=seeds, trace=cls.trace)
-            hists["A"].add_many(result.decision_times[job.a_seat])
-            hists["B"].add_many(result.decision_times[job.a_seat ^ 1])
-            games.append(summarize_game(job, result))
-            if result.trace is not None:
-                result.trace["game"] = job.index
-                traces.append(result.trace)
-        return games, hists, traces
+        hists["A"].add_many(result.decision_times[job.a_seat])
+        hists["B"].add_many(result.decision_times[job.a_seat ^ 1])
+        if result.trace is not None:
+            result.trace["game"] = job.index
+        return summarize_game(job, result), hists, result.trace
 
 
-def _run_chunk(jobs: list[GameJob]) -> Any:
-    return _Worker.run(jobs)
+def _run_game(job: GameJob) -> Any:
+    return _Worker.run(job)
 
 
 def _chunks(jobs: list[GameJob], size: int) -> list[list[GameJob]]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def lost_game(job: GameJob, lost: Lost | None, labels: dict[str, str], note: str = "") -> dict[str, Any]:
+    """The record of a game whose worker died, was killed or failed: a forfeit by the acting seat.
+
+    When no player was acting (the runner itself failed) nobody wins and the note says why.
+    """
+    role = None
+    if lost is not None and lost.seat >= 0:
+        role = "A" if lost.seat == job.a_seat else "B"
+    out: dict[str, Any] = {"index": job.index, "engine_seed": job.engine_seed, "a_seat": job.a_seat,
+                           "winner": None if role is None else ("B" if role == "A" else "A"),
+                           "scores": {"A": 0, "B": 0}, "hands": [], "think_s": {"A": 0.0, "B": 0.0}}
+    if role is not None and lost is not None:
+        rule = "time-budget" if lost.cause == "call-limit" else "process-died"
+        forfeit = Forfeit(lost.seat, labels[role], lost.action, rule, lost.detail)
+        out["forfeit"] = {"role": role, **forfeit.to_json()}
+    else:
+        out["note"] = note or f"lost: {lost.detail if lost else 'unknown'} while no player was acting"
+    return out
 
 
 @dataclass
@@ -300,24 +317,39 @@ class ProgressBar:
 
 def run_in_workers(chunks: list[Any], workers: int, setup: Callable[..., None], setup_args: tuple[Any, ...],
                    run: Callable[[Any], Any], absorb: Callable[[Any], None], ordered: bool = True) -> bool:
-    """Run ``run(chunk)`` for every chunk, here or in a pool of ``workers`` processes
-    (each set up once with ``setup(*setup_args)``), handing each result to ``absorb``.
+    """Run ``run(chunk)`` for every chunk in ``workers`` supervised processes (each set up once with
+    ``setup(*setup_args)``), handing each result to ``absorb`` as it comes.
 
-    Returns True when Ctrl-C stopped it; whatever was absorbed stays.
+    A chunk whose worker dies or fails is reported on stderr and skipped (a resumable caller redoes it
+    next time). Returns True when Ctrl-C stopped it; whatever was absorbed stays.
     """
-    try:
-        if workers == 1:
-            setup(*setup_args)
-            for chunk in chunks:
-                absorb(run(chunk))
-        else:
-            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-            with ctx.Pool(workers, initializer=setup, initargs=setup_args) as pool:
-                for part in (pool.imap if ordered else pool.imap_unordered)(run, chunks):
-                    absorb(part)
-    except KeyboardInterrupt:
-        return True
-    return False
+    def warn_lost(lost: Lost) -> None:
+        print(f"ginbots: a worker was lost ({lost.detail}); its chunk was not done", file=sys.stderr)
+
+    def warn_error(item: Any, text: str) -> None:
+        print(f"ginbots: a chunk failed: {text}", file=sys.stderr)
+
+    return supervise([[c] for c in chunks], workers, setup, setup_args, run, lambda _item, result: absorb(result),
+                     on_lost=warn_lost, on_error=warn_error)
+
+
+class MatchAborted(RuntimeError):
+    """Every game so far forfeited for the same reason: a broken setup, not a result."""
+
+
+#: Games after which a match whose every game forfeited alike, for a cause outside the bots' play, stops.
+ABORT_AFTER = 10
+#: Exceptions that say the set-up is broken (files, imports, weights, a bridge that cannot start), not the bot.
+INFRASTRUCTURE_ERRORS = ("FileNotFoundError", "PermissionError", "OSError", "ImportError", "ModuleNotFoundError",
+                         "WeightsError", "BridgeFailure")
+
+
+def infrastructure_cause(forfeit: dict[str, Any] | None) -> str | None:
+    """The forfeit's detail when it names a broken set-up rather than the bot's own play."""
+    if forfeit and forfeit.get("rule") == "exception" and \
+            any(forfeit.get("detail", "").startswith(f"raised {name}") for name in INFRASTRUCTURE_ERRORS):
+        return f"{forfeit['player']} in {forfeit['action']}: {forfeit['detail']}"
+    return None
 
 
 def run_match(
@@ -328,32 +360,58 @@ def run_match(
     progress: bool | None = None,
     on_traces: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> MatchReport:
-    """Play the match and gather its statistics; Ctrl-C returns what finished."""
+    """Play the match under supervision and gather its statistics; Ctrl-C returns what finished.
+
+    Raises ``MatchAborted`` when the first games all forfeit for one and the same reason, and
+    ``SupervisorError`` when a worker cannot even build the players.
+    """
     jobs = schedule(config)
     size = max(1, min(50, len(jobs) // (config.workers * 8) or 1))
     chunks = _chunks(jobs, size)
     bar = ProgressBar(len(jobs), "hands" if config.single_hand else "games", progress)
     results: dict[int, dict[str, Any]] = {}
     hists = {"A": LatencyHistogram(), "B": LatencyHistogram()}
+    labels = {"A": spec_a.display, "B": spec_b.display}
+    causes: set[str] = set()
     start = time.perf_counter()
 
-    def absorb(part: Any) -> None:
-        games, part_hists, traces = part
-        for g in games:
-            results[g["index"]] = g
+    def record(game: dict[str, Any]) -> None:
+        results[game["index"]] = game
+        causes.add(infrastructure_cause(game.get("forfeit")) or "")
+        if len(results) == min(ABORT_AFTER, len(jobs)) and len(causes) == 1 and "" not in causes:
+            raise MatchAborted(f"the first {len(results)} games all forfeited for the same broken set-up: "
+                               f"{causes.pop()}")
+        bar.update(1)
+
+    def on_result(job: GameJob, part: Any) -> None:
+        game, part_hists, trace = part
         for role in ("A", "B"):
             hists[role].merge(part_hists[role])
-        if traces and on_traces is not None:
-            on_traces(traces)
-        bar.update(len(games))
+        if trace is not None and on_traces is not None:
+            on_traces([trace])
+        record(game)
+
+    def on_lost(lost: Lost) -> None:
+        record(lost_game(lost.item, lost, labels))
+
+    def on_error(job: GameJob, text: str) -> None:
+        record(lost_game(job, None, labels, note=f"runner error: {text.splitlines()[0] if text else ''}"))
 
     setup_args = (spec_a, spec_b, config.game, config.single_hand, config.trace or on_traces is not None)
+    budget = config.game.time_budget
     try:
-        interrupted = run_in_workers(chunks, config.workers, _Worker.setup, setup_args, _run_chunk, absorb)
+        interrupted = supervise(chunks, config.workers, _Worker.setup, setup_args, _run_game, on_result,
+                                on_lost=on_lost, on_error=on_error,
+                                call_limit=None if budget is None else budget + CALL_GRACE_S)
     finally:
         bar.close()
     games = [results[i] for i in sorted(results)]
     return MatchReport(spec_a, spec_b, config, games, hists, time.perf_counter() - start, interrupted)
+
+
+#: How far past the whole per-game budget one callback may run before its worker is killed (the
+#: in-process watchdog normally ends it at the budget; this is for a player that defeats it).
+CALL_GRACE_S = 2.0
 
 
 def write_json(report: MatchReport, path: str | os.PathLike[str]) -> None:

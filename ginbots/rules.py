@@ -22,6 +22,7 @@ RULES = {
     "bad-answer-type": "each decision must return the type the interface names",
     "exception": "a player must not raise",
     "time-budget": "a player's thinking time per game is limited",
+    "process-died": "a player must not end or crash the process it runs in",
 }
 
 

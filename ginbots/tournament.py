@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .engine import GameConfig, play_game
-from .match import GameJob, MatchConfig, ProgressBar, derive_seed, run_in_workers, schedule, summarize_game
+from .match import CALL_GRACE_S, GameJob, MatchConfig, ProgressBar, derive_seed, lost_game, schedule, summarize_game
+from .supervisor import Lost, current_monitor, supervise
 from .ratings import bradley_terry, elo_by_rounds
 from .registry import PlayerSpec, parse_spec
 from .stats import LatencyHistogram, wilson
@@ -74,25 +75,22 @@ class _Worker:
         return cls.players[name]
 
     @classmethod
-    def run(cls, chunk: list[tuple[int, GameJob]]) -> list[dict[str, Any]]:
-        out = []
-        pairs = cls.config.pairs()
-        game_config = GameConfig(time_budget=cls.config.time_budget)
-        for p, job in chunk:
-            a, b = pairs[p]
-            pa, pb = cls.player(a), cls.player(b)
-            seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
-            seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
-            result = play_game(seated, seed=job.engine_seed, config=game_config, player_seeds=seeds)
-            times = {"A": LatencyHistogram(), "B": LatencyHistogram()}
-            times["A"].add_many(result.decision_times[job.a_seat])
-            times["B"].add_many(result.decision_times[job.a_seat ^ 1])
-            out.append(_record(p, (a, b), job, summarize_game(job, result), times))
-        return out
+    def run(cls, item: tuple[int, GameJob]) -> dict[str, Any]:
+        p, job = item
+        a, b = cls.config.pairs()[p]
+        pa, pb = cls.player(a), cls.player(b)
+        seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
+        seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
+        result = play_game(seated, seed=job.engine_seed, config=GameConfig(time_budget=cls.config.time_budget),
+                           player_seeds=seeds, monitor=current_monitor())
+        times = {"A": LatencyHistogram(), "B": LatencyHistogram()}
+        times["A"].add_many(result.decision_times[job.a_seat])
+        times["B"].add_many(result.decision_times[job.a_seat ^ 1])
+        return _record(p, (a, b), job, summarize_game(job, result), times)
 
 
-def _run_chunk(chunk: list[tuple[int, GameJob]]) -> list[dict[str, Any]]:
-    return _Worker.run(chunk)
+def _run_game(item: tuple[int, GameJob]) -> dict[str, Any]:
+    return _Worker.run(item)
 
 
 def load_games(folder: Path) -> list[dict[str, Any]]:
@@ -143,15 +141,22 @@ def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool 
     size = max(1, min(20, len(todo) // (config.workers * 8) or 1))
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     with open(folder / GAMES_FILE, "a", encoding="utf-8") as out:
-        def absorb(records: list[dict[str, Any]]) -> None:
-            for r in records:
-                out.write(json.dumps(r, separators=(",", ":")) + "\n")
+        def write(record: dict[str, Any]) -> None:
+            out.write(json.dumps(record, separators=(",", ":")) + "\n")
             out.flush()
-            bar.update(len(records))
+            bar.update(1)
 
+        def on_lost(lost: Lost) -> None:
+            p, job = lost.item
+            a, b = config.pairs()[p]
+            empty = {"A": LatencyHistogram(), "B": LatencyHistogram()}
+            write(_record(p, (a, b), job, lost_game(job, lost, {"A": a, "B": b}), empty))
+
+        budget = config.time_budget
         try:
-            interrupted = run_in_workers(chunks, config.workers, _Worker.setup, (config,), _run_chunk, absorb,
-                                         ordered=False)
+            interrupted = supervise(chunks, config.workers, _Worker.setup, (config,), _run_game,
+                                    lambda _item, record: write(record), on_lost=on_lost,
+                                    call_limit=None if budget is None else budget + CALL_GRACE_S)
         finally:
             bar.close()
     summary = summarize(config, load_games(folder))

@@ -1,6 +1,9 @@
 """Tournaments: ratings on hand-made results, resume without loss or duplicates, forfeits, report, replay."""
 
 import json
+import os
+import signal
+import time
 import math
 
 import pytest
@@ -46,11 +49,12 @@ def test_resume_after_interruption_loses_nothing_and_duplicates_nothing(tmp_path
     calls = {"n": 0}
     real_run = _Worker.run.__func__
 
-    def flaky(cls, chunk):
+    def flaky(cls, item):
         calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real_run(cls, chunk)
+        if calls["n"] == 8:  # the user presses Ctrl-C: SIGINT reaches the runner, not the worker
+            os.kill(os.getppid(), signal.SIGINT)
+            time.sleep(30)
+        return real_run(cls, item)
     monkeypatch.setattr(_Worker, "run", classmethod(flaky))
     partial = run_tournament(CONFIG, tmp_path / "t", progress=False)
     assert partial["interrupted"] and 0 < partial["games"] < reference["games"]

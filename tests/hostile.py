@@ -1,0 +1,119 @@
+"""Bots that misbehave on purpose, for the supervisor, isolation and bridge tests.
+
+Each plays like ``Passive`` until its one misdeed. They are importable by
+``python -m ginbots.bridge --import hostile:NAME`` with ``tests`` on the path.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+from helpers import Passive
+
+
+class ExitsHard(Passive):
+    """os._exit(3) at its first discard: kills whatever process it runs in."""
+
+    name = "exits-hard"
+
+    def discard(self) -> int:
+        os._exit(3)
+
+
+class SysExits(Passive):
+    """sys.exit(3) at its first discard."""
+
+    name = "sys-exits"
+
+    def discard(self) -> int:
+        sys.exit(3)
+
+
+class RaisesInterrupt(Passive):
+    name = "raises-interrupt"
+
+    def discard(self) -> int:
+        raise KeyboardInterrupt
+
+
+class Unstoppable(Passive):
+    """Sleeps through every interruption at its first discard (catches BaseException)."""
+
+    name = "unstoppable"
+
+    def discard(self) -> int:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                time.sleep(0.01)
+            except BaseException:  # noqa: BLE001
+                pass
+        return self.drawn
+
+
+class Chatty(Passive):
+    """Writes 200 KB to stderr at every decision (more than a pipe holds)."""
+
+    name = "chatty"
+
+    def will_draw_face_up(self, card: int) -> bool:
+        sys.stderr.write("x" * 200_000 + "\n")
+        return super().will_draw_face_up(card)
+
+
+class WritesFd1(Passive):
+    """Writes garbage straight to file descriptor 1 at every decision."""
+
+    name = "writes-fd1"
+
+    def will_draw_face_up(self, card: int) -> bool:
+        os.write(1, b"garbage that is not protocol\n")
+        print("and a print")
+        return super().will_draw_face_up(card)
+
+
+class LeavesThread(Passive):
+    """Starts a non-daemon thread that never ends."""
+
+    name = "leaves-thread"
+
+    def new_game(self, seed: int | None = None) -> None:
+        super().new_game(seed)
+        threading.Thread(target=lambda: time.sleep(3600), daemon=False).start()
+
+
+class Hog(Passive):
+    """Allocates without bound at its first discard."""
+
+    name = "hog"
+
+    def discard(self) -> int:
+        blocks = []
+        while True:
+            blocks.append(bytearray(50 * (1 << 20)))
+
+
+class Spy(Passive):
+    """Looks for the opponent's hand in its own process and plays as if it had won.
+
+    ``found`` records what it could see: the opponent player object (through gc) and, through it,
+    its hand. Over the bridge there is nothing to find.
+    """
+
+    name = "spy"
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        super().start_hand(seat, starter, hand)
+        self.found: dict[str, Any] = {}
+        for obj in gc.get_objects():
+            if getattr(type(obj), "__module__", "").startswith("ginbots.players") and obj is not self \
+                    and hasattr(obj, "hand"):
+                self.found["opponent_hand"] = obj.hand
+        if "opponent_hand" in self.found:
+            os.environ["GINBOTS_SPY_SAW"] = str(self.found["opponent_hand"])
+        sys.stderr.write(f"spy found: {sorted(self.found)}\n")
