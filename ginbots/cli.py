@@ -57,8 +57,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     from .registry import parse_spec
     from .trace import write_traces
 
-    spec_a = parse_spec(args.player_a, args.params_a)
-    spec_b = parse_spec(args.player_b, args.params_b)
+    log_dir = args.log_dir or default_log_dir()
+    spec_a = parse_spec(args.player_a, args.params_a).isolated(args.isolate, args.memory_mb, log_dir)
+    spec_b = parse_spec(args.player_b, args.params_b).isolated(args.isolate, args.memory_mb, log_dir)
     config = MatchConfig(
         games=args.games,
         seed=args.seed,
@@ -84,7 +85,25 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"  results written to {args.json}")
     if args.trace:
         print(f"  traces written to {args.trace} (ginbots replay {args.trace} --game N --hand K)")
+    isolated = [s.display for s in (spec_a, spec_b) if s.isolate]
+    if isolated:
+        print(f"  isolated in their own processes: {', '.join(isolated)}; their stderr: {log_dir}")
     return 130 if report.interrupted else 0
+
+
+def default_log_dir() -> str:
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), "ginbots-logs")
+
+
+def _add_isolation(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--isolate", action=argparse.BooleanOptionalAction, default=None,
+                   help="run each bot in its own process behind the bridge, sharing nothing with the engine "
+                        "(default: only bots that do not come from this package)")
+    p.add_argument("--memory-mb", type=int, default=2048,
+                   help="address-space cap of an isolated bot's process, MiB (default 2048)")
+    p.add_argument("--log-dir", help="where isolated bots' stderr goes (default: TMPDIR/ginbots-logs)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -157,7 +176,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     config = TournamentConfig(bots=tuple(args.bots) or default_bots(), games_per_pair=args.games_per_pair,
                               seed=args.seed, workers=args.workers, time_budget=args.time_budget,
-                              confidence=args.confidence)
+                              confidence=args.confidence, isolate=args.isolate, memory_mb=args.memory_mb,
+                              log_dir=args.log_dir or os.path.join(args.out, "logs"))
     try:
         summary = run_tournament(config, args.out, progress=args.progress)
     except TournamentError as exc:
@@ -274,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", help="write every game as a JSON Lines trace")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar (default: when stderr is a terminal)")
+    _add_isolation(p)
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("replay", help="print or check a recorded game (a trace file or a tournament folder)")
@@ -314,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confidence", type=_confidence, default=0.90)
     p.add_argument("--out", default="results/tournament", help="folder for games, summary and report")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    _add_isolation(p)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("serve", help="play a bot over stdin/stdout (the bridge protocol, submission/PROTOCOL.md)")

@@ -36,6 +36,10 @@ class BridgeFailure(RuntimeError):
     """The bridge process failed: gone, silent past a deadline, or reported a protocol error."""
 
 
+class BridgeStartError(BridgeFailure):
+    """The bridge process could not be started or did not greet: a broken set-up, not the bot's play."""
+
+
 def _limits(memory_mb: int | None) -> Any:
     if memory_mb is None or not hasattr(os, "fork"):
         return None
@@ -49,9 +53,9 @@ def _limits(memory_mb: int | None) -> Any:
     return apply
 
 
-def bridge_command(spec_name: str, params: dict[str, Any] | None = None) -> list[str]:
-    """The command that serves a registered bot over the bridge with this interpreter."""
-    command = [sys.executable, "-m", "ginbots.bridge", spec_name]
+def bridge_command(target: str, params: dict[str, Any] | None = None) -> list[str]:
+    """The command that serves the Player class ``module:Class`` over the bridge with this interpreter."""
+    command = [sys.executable, "-m", "ginbots.bridge", "--import", target]
     if params:
         command += ["--params-json", json.dumps(params)]
     return command
@@ -106,10 +110,13 @@ class ProcessPlayer(Player):
             self._log = tempfile.TemporaryFile()
         self._buffer = b""
         self._error = None
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
-                                     cwd=self.cwd, env=self.env, close_fds=True,
-                                     preexec_fn=_limits(self.memory_mb))  # noqa: PLW1509
-        self.remote = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout)
+        try:
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._log, cwd=self.cwd, env=self.env, close_fds=True,
+                                         preexec_fn=_limits(self.memory_mb))  # noqa: PLW1509
+            self.remote = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout)
+        except (BridgeFailure, OSError) as exc:
+            raise BridgeStartError(f"could not start {self.label}: {exc}") from None
 
     @property
     def alive(self) -> bool:
@@ -231,10 +238,15 @@ class ProcessPlayer(Player):
             self.kill()
             raise
 
-    # --- the player interface ---------------------------------------------
-    def new_game(self, seed: int | None = None) -> None:
+    def ensure_running(self) -> None:
+        """Start a fresh process if the last one died; runners call this between games, outside any
+        timed callback, so a restart never eats into the bot's thinking time."""
         if not self.alive:
             self._start()
+
+    # --- the player interface ---------------------------------------------
+    def new_game(self, seed: int | None = None) -> None:
+        self.ensure_running()
         self._send({"type": "new_game", "seed": seed})
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
@@ -278,4 +290,4 @@ def _meld(value: Any) -> Any:
     return list(value) if type(value) is list else value
 
 
-__all__ = ["BridgeFailure", "ProcessPlayer", "bridge_command", "DEFAULT_MEMORY_MB"]
+__all__ = ["BridgeFailure", "BridgeStartError", "ProcessPlayer", "bridge_command", "DEFAULT_MEMORY_MB"]

@@ -129,6 +129,7 @@ class _Worker:
     @classmethod
     def run(cls, job: GameJob) -> tuple[dict[str, Any], dict[str, LatencyHistogram], dict[str, Any] | None]:
         a, b = cls.players["A"], cls.players["B"]
+        prepare_players(a, b)
         seated = [a, b] if job.a_seat == 0 else [b, a]
         seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
         result = play_game(seated, seed=job.engine_seed, config=cls.game, player_seeds=seeds, trace=cls.trace,
@@ -139,6 +140,14 @@ class _Worker:
         if result.trace is not None:
             result.trace["game"] = job.index
         return summarize_game(job, result), hists, result.trace
+
+
+def prepare_players(*players: Any) -> None:
+    """Between games, outside the clock: restart an isolated player whose process died."""
+    for player in players:
+        restart = getattr(player, "ensure_running", None)
+        if restart is not None:
+            restart()
 
 
 def _run_game(job: GameJob) -> Any:
@@ -341,7 +350,7 @@ class MatchAborted(RuntimeError):
 ABORT_AFTER = 10
 #: Exceptions that say the set-up is broken (files, imports, weights, a bridge that cannot start), not the bot.
 INFRASTRUCTURE_ERRORS = ("FileNotFoundError", "PermissionError", "OSError", "ImportError", "ModuleNotFoundError",
-                         "WeightsError", "BridgeFailure")
+                         "WeightsError", "BridgeStartError")
 
 
 def infrastructure_cause(forfeit: dict[str, Any] | None) -> str | None:

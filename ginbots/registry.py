@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -95,18 +96,45 @@ def load_params_file(path: str | Path) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A picklable recipe for a player: registry name plus parameters."""
+    """A picklable recipe for a player: registry name plus parameters.
+
+    ``isolate`` makes ``make`` start the bot in its own process behind the bridge (``ginbots.host``),
+    with an address-space cap of ``memory_mb`` and its stderr in a log under ``log_dir``.
+    """
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     label: str = ""
+    isolate: bool = False
+    memory_mb: int = 2048
+    log_dir: str | None = None
 
     @property
     def display(self) -> str:
         return self.label or self.name
 
+    @property
+    def builtin(self) -> bool:
+        """Whether the bot is one of this package's own (other packages' bots are isolated by default)."""
+        return available_players().get(self.name, "").startswith("ginbots.")
+
     def make(self, seed: int | None = None) -> Player:
+        if self.isolate:
+            from .host import ProcessPlayer, bridge_command
+
+            log = None
+            if self.log_dir is not None:
+                safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in self.display)[:60]
+                log = Path(self.log_dir) / f"{safe}-{os.getpid()}.log"
+            return ProcessPlayer(bridge_command(available_players()[self.name], self.params), seed=seed,
+                                 label=self.display, log=log, memory_mb=self.memory_mb)
         return player_class(self.name)(seed=seed, **self.params)
+
+    def isolated(self, isolate: bool | None = None, memory_mb: int | None = None,
+                 log_dir: str | None = None) -> "PlayerSpec":
+        """This spec run in its own process (``isolate`` None: only when the bot is not the bundle's own)."""
+        flag = (not self.builtin) if isolate is None else isolate
+        return replace(self, isolate=flag, memory_mb=memory_mb or self.memory_mb, log_dir=log_dir or self.log_dir)
 
 
 def parse_spec(text: str, params_file: str | Path | None = None) -> PlayerSpec:

@@ -9,13 +9,15 @@ tournament continues where it stopped without replaying a game.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable
 
 from .engine import GameConfig, play_game
-from .match import CALL_GRACE_S, GameJob, MatchConfig, ProgressBar, derive_seed, lost_game, schedule, summarize_game
+from .match import (CALL_GRACE_S, GameJob, MatchConfig, ProgressBar, derive_seed, lost_game, prepare_players,
+                    schedule, summarize_game)
 from .supervisor import Lost, current_monitor, supervise
 from .ratings import bradley_terry, elo_by_rounds
 from .registry import PlayerSpec, parse_spec
@@ -38,6 +40,10 @@ class TournamentConfig:
     workers: int = 1
     time_budget: float | None = 30.0
     confidence: float = 0.90
+    #: Run bots in their own processes (None: only bots that are not the bundle's own).
+    isolate: bool | None = None
+    memory_mb: int = 2048
+    log_dir: str | None = None
 
     def pairs(self) -> list[tuple[str, str]]:
         return list(combinations(self.bots, 2))
@@ -65,7 +71,8 @@ class _Worker:
     @classmethod
     def setup(cls, config: TournamentConfig) -> None:
         cls.config = config
-        cls.specs = {name: parse_spec(name) for name in config.bots}
+        cls.specs = {name: parse_spec(name).isolated(config.isolate, config.memory_mb, config.log_dir)
+                     for name in config.bots}
         cls.players = {}
 
     @classmethod
@@ -79,6 +86,7 @@ class _Worker:
         p, job = item
         a, b = cls.config.pairs()[p]
         pa, pb = cls.player(a), cls.player(b)
+        prepare_players(pa, pb)
         seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
         seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
         result = play_game(seated, seed=job.engine_seed, config=GameConfig(time_budget=cls.config.time_budget),
@@ -131,9 +139,46 @@ def prepare(config: TournamentConfig, folder: Path) -> list[dict[str, Any]]:
     return games
 
 
+LOCK_FILE = ".lock"
+
+
+def _lock(folder: Path) -> Any:
+    """An exclusive lock on the folder for this run; a second writer is refused, naming the holder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    handle = open(folder / LOCK_FILE, "a+")
+    try:
+        import fcntl
+
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # pragma: no cover - no flock on this platform: no protection, as before
+        return handle
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise TournamentError(f"{folder} is being written by another tournament ({holder}); wait for it to "
+                              "finish or use another --out folder") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}")
+    handle.flush()
+    return handle
+
+
 def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool | None = None) -> dict[str, Any]:
-    """Play every missing game, then summarise; Ctrl-C keeps every finished game."""
+    """Play every missing game, then summarise; Ctrl-C keeps every finished game.
+
+    The folder is locked for the run: a second tournament on it is refused, not interleaved.
+    """
     folder = Path(folder)
+    lock = _lock(folder)
+    try:
+        return _run_locked(config, folder, progress)
+    finally:
+        lock.close()
+
+
+def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None) -> dict[str, Any]:
     done = prepare(config, folder)
     finished = {(g["pair"], g["index"]) for g in done}
     todo = [(p, job) for p, job in config.jobs() if (p, job.index) not in finished]

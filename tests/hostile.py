@@ -107,8 +107,7 @@ class Spy(Passive):
 
     name = "spy"
 
-    def start_hand(self, seat: int, starter: int, hand: int) -> None:
-        super().start_hand(seat, starter, hand)
+    def will_draw_face_up(self, card: int) -> bool:
         self.found: dict[str, Any] = {}
         for obj in gc.get_objects():
             if getattr(type(obj), "__module__", "").startswith("ginbots.players") and obj is not self \
@@ -117,3 +116,4 @@ class Spy(Passive):
         if "opponent_hand" in self.found:
             os.environ["GINBOTS_SPY_SAW"] = str(self.found["opponent_hand"])
         sys.stderr.write(f"spy found: {sorted(self.found)}\n")
+        return super().will_draw_face_up(card)

@@ -52,15 +52,20 @@ def test_a_thread_left_behind_does_not_keep_anything_alive():
     assert len(report.games) == 2 and time.monotonic() - start < 30
 
 
-def test_a_tournament_with_a_crashing_bot_finishes_and_records_each_game_once(tmp_path):
+@pytest.mark.parametrize("isolate, rule, words", [(False, "process-died", "worker process exited with status 3"),
+                                                  (None, "exception", "without a protocol error report")])
+def test_a_tournament_with_a_crashing_bot_finishes_and_records_each_game_once(tmp_path, monkeypatch, isolate, rule,
+                                                                              words):
+    monkeypatch.setenv("PYTHONPATH", os.path.dirname(os.path.abspath(__file__)))
     config = TournamentConfig(bots=("exits-hard", "simple", "greedy"), games_per_pair=2, seed=2, workers=2,
-                              time_budget=5)
+                              time_budget=5, isolate=isolate)
     summary = run_tournament(config, tmp_path, progress=False)
     games = load_games(tmp_path)
     keys = [(g["pair"], g["index"]) for g in games]
     assert len(keys) == len(set(keys)) == 6 and summary["games"] == 6
-    crashed = [g for g in games if g.get("forfeit", {}).get("rule") == "process-died"]
-    assert len(crashed) == 4 and all(g["forfeit"]["player"] == "exits-hard" for g in crashed)
+    crashed = [g for g in games if "forfeit" in g]
+    assert len(crashed) == 4 and all(g["forfeit"]["player"] == "exits-hard" and g["forfeit"]["rule"] == rule
+                                     and words in g["forfeit"]["detail"] for g in crashed)
 
 
 def _die_on_odd(item: int) -> int:
@@ -94,3 +99,50 @@ def test_ctrl_c_stops_the_run_and_keeps_what_finished():
     start = time.monotonic()
     interrupted = supervise([[0, 1, 2, 3, 4, 5]], 1, _no_setup, (), _slow, results.__setitem__)
     assert interrupted and results == {0: 0, 1: 1, 2: 2} and time.monotonic() - start < 20
+
+
+def test_in_process_a_spy_sees_the_opponent_but_isolated_it_sees_nothing(tmp_path, monkeypatch):
+    from ginbots.engine import play_game
+    from ginbots.players.baselines import SimplePlayer
+    from hostile import Spy
+
+    spy = Spy(seed=0)
+    play_game([spy, SimplePlayer(seed=1)], seed=1, config=GameConfig(max_hands_per_game=1))
+    assert "opponent_hand" in spy.found  # the reason isolation exists
+
+    monkeypatch.setenv("PYTHONPATH", os.path.dirname(os.path.abspath(__file__)))
+    spec = parse_spec("spy").isolated(None, log_dir=str(tmp_path))
+    assert spec.isolate  # not the bundle's own bot: isolated by default
+    report = run_match(spec, parse_spec("simple"), MatchConfig(games=2, seed=1, game=GameConfig(time_budget=10)),
+                       progress=False)
+    assert len(report.games) == 2 and not report.to_json()["forfeit_list"]
+    logs = "".join(p.read_text() for p in tmp_path.glob("*.log"))
+    assert "spy found: []" in logs and "opponent_hand" not in logs
+
+
+def test_an_isolated_bot_is_capped_in_memory_and_killed_at_its_budget(tmp_path, monkeypatch):
+    monkeypatch.setitem(HOSTILE, "hog", "hostile:Hog")
+    monkeypatch.setattr(registry, "BUILTIN_PLAYERS", {**registry.BUILTIN_PLAYERS, **HOSTILE})
+    monkeypatch.setenv("PYTHONPATH", os.path.dirname(os.path.abspath(__file__)))
+    for bot, rule in (("hog", "exception"), ("unstoppable", "time-budget")):
+        spec = parse_spec(bot).isolated(True, memory_mb=400, log_dir=str(tmp_path))
+        start = time.monotonic()
+        report = run_match(spec, parse_spec("simple"), MatchConfig(games=2, seed=1, game=GameConfig(time_budget=1)),
+                           progress=False)
+        forfeits = report.to_json()["forfeit_list"]
+        assert len(forfeits) == 2 and all(f["role"] == "A" and f["rule"] == rule for f in forfeits), forfeits
+        assert time.monotonic() - start < 60
+    assert "MemoryError" in "".join(p.read_text() for p in tmp_path.glob("hog*.log"))
+
+
+def test_a_second_tournament_on_the_same_folder_is_refused(tmp_path):
+    from ginbots.tournament import TournamentError, _lock
+
+    held = _lock(tmp_path)
+    try:
+        with pytest.raises(TournamentError, match="being written by another tournament"):
+            run_tournament(TournamentConfig(bots=("simple", "greedy"), games_per_pair=2), tmp_path, progress=False)
+    finally:
+        held.close()
+    assert run_tournament(TournamentConfig(bots=("simple", "greedy"), games_per_pair=2), tmp_path,
+                          progress=False)["games"] == 2
