@@ -200,6 +200,7 @@ class HandTrackingPlayer(Player):
         self.drawn = -1
         self.drew_face_up = False
         self.opponent_knocked = False
+        self.used_pairs: set[int] = set()
 
     def will_draw_face_up(self, card: int) -> bool:
         self.face_up = card
@@ -217,14 +218,31 @@ class HandTrackingPlayer(Player):
     def report_discard(self, seat: int, card: int) -> None:
         if seat == self.seat:
             self.hand &= ~(1 << card)
+            self.used_pairs.add(1 << self.drawn | 1 << card)
 
     def report_final_melds(self, seat: int, melds: tuple[CardSet, ...]) -> None:
         if seat != self.seat:
             self.opponent_knocked = True
 
-    def legal_discards(self) -> int:
-        """Our hand minus the face-up card taken this turn."""
-        if self.drew_face_up:
-            return self.hand & ~(1 << self.drawn)
-        return self.hand
+    def legal_discards(self, avoid_cycles: bool = True) -> int:
+        """Our hand minus the face-up card taken this turn; with ``avoid_cycles`` also minus any card whose
+        discard would repeat a (drawn, discarded) pair of this hand, unless nothing else is left.
+
+        The second rule is the challenge's Simple player's guard against two players passing the same
+        cards back and forth for ever (the Java engine has no turn cap); every bot that discards from
+        ``legal_discards`` gets it.
+        """
+        legal = self.hand & ~(1 << self.drawn) if self.drew_face_up else self.hand
+        if avoid_cycles and self.used_pairs:
+            drawn_bit = 1 << self.drawn
+            fresh = legal
+            rest = legal
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                if drawn_bit | low in self.used_pairs:
+                    fresh ^= low
+            if fresh:
+                return fresh
+        return legal
 

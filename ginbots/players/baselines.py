@@ -90,7 +90,8 @@ class RandomDiscardPlayer(SimplePlayer):
     name = "random-discard"
 
     def discard(self) -> int:
-        unmelded = [c for c, _ in lowering_discards(self.hand, self.legal_discards())]
+        # The document's RP: its random choice is not guarded (Simple's fallback below is).
+        unmelded = [c for c, _ in lowering_discards(self.hand, self.legal_discards(avoid_cycles=False))]
         if not unmelded:
             return super().discard()
         return unmelded[self.rng.randrange(len(unmelded))]
@@ -101,6 +102,11 @@ class TrackingSimplePlayer(KnowledgePlayer, SimplePlayer):
 
     def wants_face_up(self, card: int) -> bool:
         return SimplePlayer.will_draw_face_up(self, card)
+
+    def report_discard(self, seat: int, card: int) -> None:
+        super().report_discard(seat, card)
+        if seat == self.seat:  # Simple's own report skips this; these bots discard by legal_discards
+            self.used_pairs.add(1 << self.drawn | 1 << card)
 
 
 class KnocksWhenLegal(HandTrackingPlayer):

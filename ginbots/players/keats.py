@@ -171,18 +171,19 @@ class KeatsPlayer(LayoffAwarePlayer):
             scores[card] = score
         return scores
 
-    def choose_discard(self, hand: int, forbidden: int) -> int:
-        """Highest-scoring stripped card other than ``forbidden`` (ties: more points, higher id)."""
-        scores = self.discard_scores(hand)
-        scores.pop(forbidden, None)
+    def choose_discard(self, hand: int, forbidden: int, allowed: int = -1) -> int:
+        """Highest-scoring stripped card other than ``forbidden`` and among ``allowed`` (a card set; -1: any)
+        (ties: more points, higher id)."""
+        scores = {c: v for c, v in self.discard_scores(hand).items() if c != forbidden and allowed >> c & 1}
         if scores:
             return max(scores, key=lambda c: (scores[c], CARD_POINTS[c], c))
         # Everything legal is melded: give up the card that costs least deadwood.
-        options = [(dw, -CARD_POINTS[c], -c) for c, dw, _ in discard_outcomes(hand) if c != forbidden]
+        options = [(dw, -CARD_POINTS[c], -c) for c, dw, _ in discard_outcomes(hand)
+                   if c != forbidden and allowed >> c & 1]
         return -min(options)[2]
 
     def discard(self) -> int:
-        return self.choose_discard(self.hand, self.drawn if self.drew_face_up else -1)
+        return self.choose_discard(self.hand, self.drawn if self.drew_face_up else -1, self.legal_discards())
 
 
 def _run_completions(card: int, stripped: int) -> tuple[int | None, int | None] | None:
