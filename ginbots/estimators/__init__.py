@@ -58,5 +58,5 @@ def weight_files_for(name: str) -> list:
     if name == "ensemble":
         path = find_weights("ensemble.json")
         members = {r[2] for r in _json.loads(path.read_text())["ranges"]}
-        return [path] + [f for m in sorted(members) for f in weight_files_for(m)]
+        return [path, card_path(path)] + [f for m in sorted(members) for f in weight_files_for(m)]
     raise ValueError(f"no estimator named {name!r}; choose from {', '.join(ESTIMATOR_NAMES)}")

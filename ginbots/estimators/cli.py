@@ -137,7 +137,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"\nensemble ranges (lowest mean squared difference per turn): {report['ranges']}")
     print(f"plots and summary in {args.out}/")
     if args.write_ensemble:
+        from .weights import write_card
+
         Path(args.write_ensemble).write_text(json.dumps(
             {"ranges": report["ranges"], "chosen_by": "mean_squared_difference per opponent turn",
              "evaluation": f"{args.games} games simple vs simple, seed {args.seed}"}, indent=1) + "\n")
+        write_card(args.write_ensemble, {"name": "estimator ensemble (turn ranges)",
+                                         "chosen_by": "mean_squared_difference per opponent turn"})
     return 0

@@ -52,12 +52,15 @@ class EnsembleEstimator(Estimator):
     @classmethod
     def load(cls, path: str | Path | None = None) -> "EnsembleEstimator":
         from . import make_estimator
-        from .weights import WeightsError, find_weights
+        from .weights import WeightsError, check_weights, find_weights
 
         path = Path(path) if path else find_weights(ENSEMBLE_FILE)
+        check_weights(path)
         try:
             ranges = json.loads(path.read_text())["ranges"]
-        except (KeyError, json.JSONDecodeError) as exc:
+            if not all(isinstance(r, list) and len(r) == 3 and isinstance(r[2], str) for r in ranges):
+                raise ValueError("each range is [first_turn, last_turn, estimator name]")
+        except (KeyError, TypeError, ValueError) as exc:
             raise WeightsError(f"{path} must hold {{\"ranges\": [[first, last, estimator], ...]}}: {exc}") from None
         names = {r[2] for r in ranges}
         if "ensemble" in names or "omniscient" in names:

@@ -52,6 +52,15 @@ def find_weights(filename: str) -> Path:
                        f"regenerate it (weights/README.md lists the commands) or reinstall ginbots")
 
 
+def write_card(path: str | Path, card: dict[str, Any]) -> Path:
+    """Write ``card`` beside ``path`` with the file's name and sha256 filled in; returns the card's path."""
+    path = Path(path)
+    full = {**card, "file": path.name, "sha256": sha256_of(path)}
+    out = card_path(path)
+    out.write_text(json.dumps(full, indent=2) + "\n")
+    return out
+
+
 def card_path(path: str | Path) -> Path:
     path = Path(path)
     return path.with_name(path.name.split(".")[0] + ".card.json")
@@ -66,23 +75,38 @@ def sha256_of(path: str | Path) -> str:
 
 
 def read_card(path: str | Path) -> dict[str, Any]:
+    """The model card beside ``path``: a JSON object naming its ``file`` and that file's ``sha256``."""
     card = card_path(path)
     try:
-        return json.loads(card.read_text())
+        data = json.loads(card.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise WeightsError(f"model card {card} for weights file {path} is missing") from None
-    except json.JSONDecodeError as exc:
-        raise WeightsError(f"model card {card} is not valid JSON: {exc.msg}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise WeightsError(f"model card {card} is not valid JSON: {exc}") from None
+    except OSError as exc:
+        raise WeightsError(f"model card {card} cannot be read: {exc}") from None
+    if not isinstance(data, dict):
+        raise WeightsError(f"model card {card} must be a JSON object, got {type(data).__name__}")
+    for key in ("file", "sha256"):
+        if not isinstance(data.get(key), str):
+            raise WeightsError(f"model card {card} has no {key!r} string (every card names its file and sha256)")
+    return data
 
 
 def check_weights(path: str | Path) -> dict[str, Any]:
-    """The model card of ``path`` after checking the file's sha256 against it."""
+    """The model card of ``path`` after checking that it describes this file and the file's sha256."""
     path = Path(path)
     card = read_card(path)
-    expected = card.get("sha256")
+    if card["file"] != path.name:
+        raise WeightsError(f"model card {card_path(path)} describes {card['file']!r}, not {path.name!r}: the card "
+                           "and the file do not belong together")
+    expected = card["sha256"]
     if not path.exists():
         raise WeightsError(f"weights file {path} is missing (expected sha256 {expected})")
-    actual = sha256_of(path)
+    try:
+        actual = sha256_of(path)
+    except OSError as exc:
+        raise WeightsError(f"weights file {path} cannot be read: {exc}") from None
     if actual != expected:
         raise WeightsError(f"weights file {path} is corrupt or stale: sha256 {actual}, "
                            f"its model card {card_path(path).name} expects {expected}")
