@@ -155,7 +155,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         study=args.study or "", storage=args.storage or "", workers=args.workers, objective=args.objective,
         pruner=args.pruner, seed=args.seed, heldout_games=args.heldout_games,
         only=[n.strip() for n in args.only.split(",")] if args.only else [], fixed=fixed,
-        out_dir=args.out_dir, timeout=args.timeout)
+        out_dir=args.out_dir, timeout=args.timeout, isolate=args.isolate, progress=args.progress)
     for name in config.opponents:
         parse_spec(name)
     try:
@@ -313,7 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games-per-trial", type=int, default=400)
     p.add_argument("--batches", type=int, default=4, help="pruning checkpoints per trial")
     p.add_argument("--study", help="study name (default: BOT-vs-OPPONENTS)")
-    p.add_argument("--storage", help="journal file path or Optuna RDB URL (default: tuning/studies/STUDY.journal)")
+    p.add_argument("--storage", help="journal file path, or an Optuna RDB URL: sqlite:///study.db, "
+                                     "postgresql://user:pass@host/db (needs psycopg2 or psycopg) "
+                                     "(default: OUT/studies/STUDY.journal)")
     p.add_argument("--workers", type=int, default=1, help="worker processes sharing the study")
     p.add_argument("--objective", choices=("winrate", "points"), default="winrate",
                    help="game win rate, or net points per hand")
@@ -322,8 +324,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--heldout-games", type=int, default=0, help="games for the final check (default max(2000, 4x))")
     p.add_argument("--only", help="comma-separated hyperparameters to tune (default: all tunable ones)")
     p.add_argument("--fix", help="hold hyperparameters fixed: k=v,k=v")
-    p.add_argument("--out-dir", default="tuning", help="where studies/, best/ and plots/ go")
+    p.add_argument("--out", "--out-dir", dest="out_dir", default="results/tuning",
+                   help="where studies/, best/ and plots/ go (default results/tuning; never the package's own "
+                        "tuning/best)")
     p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar for the held-out games (default: when stderr is a terminal)")
+    _add_isolation(p)
     p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("tournament", help="round robin of bots with ratings and a report (resumable)")

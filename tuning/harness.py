@@ -58,9 +58,11 @@ class TuneConfig:
     heldout_games: int = 0
     only: list[str] = field(default_factory=list)
     fixed: dict[str, Any] = field(default_factory=dict)
-    out_dir: str = "tuning"
+    out_dir: str = "results/tuning"
     timeout: float | None = None
     quiet: bool = False
+    isolate: bool | None = None
+    progress: bool | None = None
 
     def __post_init__(self) -> None:
         if not self.study:
@@ -79,6 +81,10 @@ class TuneConfig:
                              f"x {len(self.opponents)} opponents (need >= 2 games, one duplicate pair, each)")
         if not self.heldout_games:
             self.heldout_games = max(2000, 4 * self.games_per_trial)
+        shipped = (Path(__file__).resolve().parent / "best").resolve()
+        if (Path(self.out_dir) / "best").resolve() == shipped:
+            raise ValueError(f"--out {self.out_dir} would write over the tuned parameters the package ships "
+                             f"({shipped}); choose another folder (default results/tuning)")
 
 
 @dataclass
@@ -126,7 +132,7 @@ class Tally:
 
 
 def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batches: int,
-             workers: int = 1) -> Iterator[tuple[int, Tally]]:
+             workers: int = 1, progress: bool | None = False) -> Iterator[tuple[int, Tally]]:
     """Play ``games`` against the pool in ``batches``; yield the running tally after each.
 
     Batch b against opponent i always uses the deal seed derived from
@@ -139,18 +145,72 @@ def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batc
             n = max(2, int(round(per / 2)) * 2)
             config = MatchConfig(games=n, seed=derive_seed(seed, b, i), workers=workers, duplicate=True,
                                  game=GameConfig())
-            report = run_match(spec, parse_spec(name), config, progress=False)
+            report = run_match(spec, parse_spec(name).isolated(None), config, progress=progress)
             tally.add(report.to_json(), report.games)
         yield b, tally
 
 
+#: A journal lock older than this is left over from a killed process (a write holds it for milliseconds).
+STALE_LOCK_S = 5.0
+
+
+def database_url(url: str) -> str:
+    """``postgresql://`` with whichever PostgreSQL driver is installed (psycopg2, else psycopg 3)."""
+    if url.startswith("postgresql://"):
+        import importlib.util
+
+        if importlib.util.find_spec("psycopg2") is None and importlib.util.find_spec("psycopg") is not None:
+            return "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def _sqlite_path(url: str) -> Path | None:
+    return Path(url[len("sqlite:///"):]) if url.startswith("sqlite:///") and len(url) > len("sqlite:///") else None
+
+
 def open_storage(url: str) -> Any:
-    """An Optuna storage: an RDB URL (``sqlite:///``, ``postgresql://``...) or a journal file path."""
+    """An Optuna storage: an RDB URL (``sqlite:///``, ``postgresql://``...) or a journal file path.
+
+    Several processes may open a fresh SQLite file at once (its tables are created under a file
+    lock); a journal's lock file left behind by a killed process is removed.
+    """
     if "://" in url:
-        return optuna.storages.RDBStorage(url)
+        url = database_url(url)
+        sqlite = _sqlite_path(url)
+        if sqlite is None:
+            return optuna.storages.RDBStorage(url)
+        sqlite.parent.mkdir(parents=True, exist_ok=True)
+        with _file_lock(sqlite.with_name(sqlite.name + ".create-lock")):
+            return optuna.storages.RDBStorage(url)
     path = Path(url)
     path.parent.mkdir(parents=True, exist_ok=True)
+    lock = Path(str(path) + ".lock")
+    try:
+        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK_S:
+            lock.unlink()
+    except OSError:
+        pass
     return JournalStorage(JournalFileBackend(str(path)))
+
+
+class _file_lock:
+    """An exclusive flock on ``path`` for a with-block (no-op where flock is missing)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self) -> "_file_lock":
+        self.handle = open(self.path, "a")
+        try:
+            import fcntl
+
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX)
+        except ImportError:  # pragma: no cover
+            pass
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.handle.close()
 
 
 def _pruner(name: str) -> optuna.pruners.BasePruner:
@@ -173,7 +233,7 @@ def load_study(cfg: TuneConfig, worker: int = 0) -> tuple[optuna.Study, Any]:
     cls = player_class(cfg.bot)
     space = search_space(cls, cfg.only or None, cfg.fixed)
     storage = open_storage(cfg.storage)
-    sampler = optuna.samplers.TPESampler(seed=cfg.seed + 7919 * worker)
+    sampler = optuna.samplers.TPESampler(seed=sampler_seed(cfg.seed, worker))
     try:
         study = optuna.create_study(study_name=cfg.study, storage=storage, direction="maximize",
                                     sampler=sampler, pruner=_pruner(cfg.pruner), load_if_exists=True)
@@ -193,6 +253,15 @@ def load_study(cfg: TuneConfig, worker: int = 0) -> tuple[optuna.Study, Any]:
     return study, storage
 
 
+def sampler_seed(study_seed: int, worker: int) -> int:
+    """A sampler seed from the study seed and what makes this process unique (host, pid, start time):
+    two processes, or a process and its resumption, never propose the same sequence."""
+    import uuid
+
+    unique = uuid.uuid1().int & ((1 << 64) - 1)
+    return derive_seed(study_seed, worker, os.getpid(), time.time_ns() & ((1 << 64) - 1), unique) & 0x7FFFFFFF
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -201,6 +270,17 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+#: A RUNNING trial that no worker has tagged after this long was killed between its creation and its tag.
+UNTAGGED_AFTER_S = 60.0
+
+
+def _naive_utc(moment: datetime) -> datetime:
+    if moment.tzinfo is not None:
+        return moment.astimezone(timezone.utc).replace(tzinfo=None)
+    # Optuna records local naive times
+    return moment.astimezone().astimezone(timezone.utc).replace(tzinfo=None)
 
 
 def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
@@ -214,10 +294,13 @@ def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
     trials = study.get_trials(deepcopy=False)
     retried = {t.user_attrs.get("retry_of") for t in trials if "retry_of" in t.user_attrs}
     requeued = []
+    now = datetime.now(timezone.utc).replace(tzinfo=None)
     for t in trials:
         worker = t.user_attrs.get("worker", "")
-        if t.state == TrialState.RUNNING and worker.rpartition(":")[0] == host:
-            if _alive(int(worker.rpartition(":")[2])):
+        untagged = t.state == TrialState.RUNNING and not worker and t.datetime_start is not None and \
+            (now - _naive_utc(t.datetime_start)).total_seconds() > UNTAGGED_AFTER_S
+        if untagged or (t.state == TrialState.RUNNING and worker.rpartition(":")[0] == host):
+            if not untagged and _alive(int(worker.rpartition(":")[2])):
                 continue
             storage.set_trial_user_attr(t._trial_id, "interrupted", True)
             storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
@@ -235,29 +318,42 @@ def _finished(study: optuna.Study) -> int:
     return len(study.get_trials(deepcopy=False, states=FINISHED))
 
 
-def _objective(cfg: TuneConfig, study: optuna.Study) -> Any:
-    cls = player_class(cfg.bot)
-    space = search_space(cls, cfg.only or None, cfg.fixed)
-    worker_id = f"{socket.gethostname()}:{os.getpid()}"
+def _evaluate_trial(cfg: TuneConfig, trial: optuna.Trial, space: Any, progress: Any = None) -> float:
+    """Play the trial's games against the pool; TrialPruned when the pruner says so."""
+    params = {**cfg.fixed, **suggest(trial, space)}
+    duplicate = _duplicate_of(trial, params)
+    if duplicate is not None:
+        # Never play the same parameters twice: the earlier trial's result stands for this one.
+        trial.set_user_attr("duplicate_of", duplicate.number)
+        trial.set_user_attr("result", duplicate.user_attrs.get("result"))
+        if duplicate.state == TrialState.PRUNED or duplicate.value is None:
+            raise optuna.TrialPruned()
+        return float(duplicate.value)
+    spec = PlayerSpec(cfg.bot, params, label=f"{cfg.bot}#{trial.number}").isolated(cfg.isolate)
+    tally = Tally()
+    for step, tally in evaluate(spec, cfg.opponents, cfg.games_per_trial, cfg.seed, cfg.batches):
+        trial.report(tally.value(cfg.objective), step)
+        if trial.should_prune():
+            trial.set_user_attr("result", tally.summary())
+            raise optuna.TrialPruned()
+    trial.set_user_attr("result", tally.summary())
+    return tally.value(cfg.objective)
 
-    def objective(trial: optuna.Trial) -> float:
-        trial.set_user_attr("worker", worker_id)
-        params = {**cfg.fixed, **suggest(trial, space)}
-        spec = PlayerSpec(cfg.bot, params, label=f"{cfg.bot}#{trial.number}")
-        tally = Tally()
-        try:
-            for step, tally in evaluate(spec, cfg.opponents, cfg.games_per_trial, cfg.seed, cfg.batches):
-                trial.report(tally.value(cfg.objective), step)
-                if trial.should_prune():
-                    trial.set_user_attr("result", tally.summary())
-                    raise optuna.TrialPruned()
-        except KeyboardInterrupt:
-            trial.set_user_attr("interrupted", True)
-            raise
-        trial.set_user_attr("result", tally.summary())
-        return tally.value(cfg.objective)
 
-    return objective
+def _duplicate_of(trial: optuna.Trial, params: dict[str, Any]) -> optuna.trial.FrozenTrial | None:
+    for other in trial.study.get_trials(deepcopy=False, states=FINISHED):
+        if other.number != trial.number and other.params == trial.params and other.params:
+            return other
+    return None
+
+
+def _admitted(study: optuna.Study, number: int, trials: int) -> bool:
+    """Whether trial ``number`` is one of the study's ``trials``: fewer than that many trials with a smaller
+    number are finished or running. Trial numbers are handed out by the storage, so exactly ``trials``
+    trials are admitted however many processes (and machines) share the study."""
+    earlier = [t for t in study.get_trials(deepcopy=False) if t.number < number and
+               t.state in (TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING)]
+    return len(earlier) < trials
 
 
 def _report_trial(cfg: TuneConfig) -> Any:
@@ -280,12 +376,32 @@ def _report_trial(cfg: TuneConfig) -> Any:
 
 
 def _work(cfg: TuneConfig, worker: int) -> None:
-    """One worker process: run trials until the study holds ``cfg.trials`` finished ones."""
+    """One worker process: ask, evaluate and tell trials until the study holds ``cfg.trials`` finished ones."""
     study, _ = load_study(cfg, worker)
-    stop = optuna.study.MaxTrialsCallback(cfg.trials, states=FINISHED)
-    if _finished(study) >= cfg.trials:
-        return
-    study.optimize(_objective(cfg, study), timeout=cfg.timeout, callbacks=[stop, _report_trial(cfg)])
+    space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed)
+    worker_id = f"{socket.gethostname()}:{os.getpid()}"
+    report = _report_trial(cfg)
+    started = time.monotonic()
+    while _finished(study) < cfg.trials:
+        if cfg.timeout is not None and time.monotonic() - started > cfg.timeout:
+            return
+        trial = study.ask()
+        trial.set_user_attr("worker", worker_id)
+        if not _admitted(study, trial.number, cfg.trials):
+            trial.set_user_attr("surplus", True)
+            study.tell(trial, state=TrialState.FAIL)
+            return
+        try:
+            value = _evaluate_trial(cfg, trial, space)
+        except optuna.TrialPruned:
+            frozen = study.tell(trial, state=TrialState.PRUNED)
+        except KeyboardInterrupt:
+            trial.set_user_attr("interrupted", True)
+            study.tell(trial, state=TrialState.FAIL)
+            raise
+        else:
+            frozen = study.tell(trial, value)
+        report(study, frozen)
 
 
 def _worker_entry(cfg: TuneConfig, worker: int) -> None:
@@ -316,6 +432,26 @@ def run_workers(cfg: TuneConfig) -> None:
         raise StudyError(f"tuning worker(s) {', '.join(failed)} stopped with an error (see above)")
 
 
+#: How long to wait for trials that other processes are still running before the held-out check.
+WAIT_FOR_OTHERS_S = 3600.0
+
+
+def _wait_for_others(cfg: TuneConfig, study: optuna.Study) -> None:
+    """When this process stops because the study is full but others still run its last trials, wait for
+    them (the held-out check needs the final best trial)."""
+    waited = 0.0
+    said = False
+    while _finished(study) < cfg.trials and waited < WAIT_FOR_OTHERS_S:
+        running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+        if not running:
+            return
+        if not said and not cfg.quiet:
+            print(f"waiting for {len(running)} trial(s) other processes are running", flush=True)
+            said = True
+        time.sleep(1.0)
+        waited += 1.0
+
+
 def code_version() -> str:
     try:
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -327,10 +463,13 @@ def code_version() -> str:
 
 def heldout(cfg: TuneConfig, params: dict[str, Any], label: str) -> dict[str, Any]:
     """Fresh seeds, many more games: the check against the winner's curse."""
-    spec = PlayerSpec(cfg.bot, params, label=label)
+    spec = PlayerSpec(cfg.bot, params, label=label).isolated(cfg.isolate)
     seed = derive_seed(cfg.seed, 0xD1CE)
     tally = Tally()
-    for _, tally in evaluate(spec, cfg.opponents, cfg.heldout_games, seed, 1, workers=cfg.workers):
+    if not cfg.quiet:
+        print(f"held-out check of {label}: {cfg.heldout_games} games vs {', '.join(cfg.opponents)}", flush=True)
+    for _, tally in evaluate(spec, cfg.opponents, cfg.heldout_games, seed, 1, workers=cfg.workers,
+                             progress=None if cfg.progress is None and not cfg.quiet else bool(cfg.progress)):
         pass
     return tally.summary()
 
@@ -414,6 +553,7 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
     start = time.perf_counter()
     run_workers(cfg)
     study, _ = load_study(cfg)
+    _wait_for_others(cfg, study)
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     if not complete:
         raise StudyError(f"study {cfg.study!r} has no completed trial yet")
