@@ -281,6 +281,17 @@ def _parse(line: str) -> Any:
                                             f"{str(exc)[:120]})") from None
 
 
+def report_startup_failure(protocol: IO[str], code: int, message: str) -> int:
+    """A bridge that cannot start its bot says so on stderr and with the protocol's final error line."""
+    print(f"ginbots bridge: error: {message}", file=sys.stderr)
+    try:
+        protocol.write(json.dumps({"type": "error", "code": code, "message": message[:500]}) + "\n")
+        protocol.flush()
+    except (OSError, ValueError):
+        pass
+    return code
+
+
 def serve(player: Player, name: str, stdin: IO[Any], stdout: IO[str], stderr: IO[str]) -> int:
     """Run the protocol until EOF or ``bye``; returns the exit code.
 
@@ -358,15 +369,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError("--params-json must be a JSON object")
             spec = type(spec)(name=spec.name, params={**spec.params, **extra}, label=spec.label)
     except (KeyError, ValueError) as exc:
-        print(f"ginbots bridge: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
-        return EXIT_UNKNOWN
+        return report_startup_failure(protocol, EXIT_UNKNOWN, str(exc.args[0] if exc.args else exc))
     try:
         player = spec.make(seed=args.seed)
     except BaseException as exc:  # noqa: BLE001 - a bot that cannot be built is the bot's failure
-        print(f"ginbots bridge: error: bot {spec.display} failed to start: {describe_exception(exc)}",
-              file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
-        return EXIT_BOT_ERROR
+        return report_startup_failure(protocol, EXIT_BOT_ERROR,
+                                      f"bot {spec.display} failed to start: {describe_exception(exc)}")
     return serve(player, spec.display, sys.stdin.buffer, protocol, sys.stderr)
 
 
@@ -378,8 +387,9 @@ def _serve_import(args: argparse.Namespace, protocol: IO[str]) -> int:
         params.update(json.loads(args.params_json) if args.params_json else {})
         player = _load(args.bot)(seed=args.seed, **params)
     except BaseException as exc:  # noqa: BLE001
-        print(f"ginbots bridge: error: {args.bot} failed to start: {describe_exception(exc)}", file=sys.stderr)
-        return EXIT_BOT_ERROR
+        traceback.print_exc(file=sys.stderr)
+        return report_startup_failure(protocol, EXIT_BOT_ERROR, f"{args.bot} failed to start: "
+                                                                f"{describe_exception(exc)}")
     return serve(player, args.bot, sys.stdin.buffer, protocol, sys.stderr)
 
 

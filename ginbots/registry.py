@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 import warnings
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -126,8 +127,10 @@ class PlayerSpec:
             if self.log_dir is not None:
                 safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in self.display)[:60]
                 log = Path(self.log_dir) / f"{safe}-{os.getpid()}.log"
+            # The child imports the bot the way this process does: same interpreter, same import path.
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
             return ProcessPlayer(bridge_command(available_players()[self.name], self.params), seed=seed,
-                                 label=self.display, log=log, memory_mb=self.memory_mb)
+                                 label=self.display, log=log, memory_mb=self.memory_mb, env=env)
         return player_class(self.name)(seed=seed, **self.params)
 
     def isolated(self, isolate: bool | None = None, memory_mb: int | None = None,

@@ -118,6 +118,8 @@ def test_a_killed_worker_loses_no_finished_trial_and_its_trial_is_retried(tmp_pa
     assert all(after[n] == v for n, v in before.items())           # nothing finished was lost or redone
     finished = [t for t in study.trials if t.state.is_finished() and t.state != optuna.trial.TrialState.FAIL]
     assert len(finished) == 8
+    played = [t for t in finished if "duplicate_of" not in t.user_attrs and "retry_of" not in t.user_attrs]
+    assert len({json.dumps(t.params, sort_keys=True) for t in played}) == len(played)  # no repeats after resume
     for n in running:                                               # the interrupted trial ran again
         retry = [t for t in study.trials if t.user_attrs.get("retry_of") == n]
         # a worker killed between creating its trial and sampling it leaves no parameters to repeat
