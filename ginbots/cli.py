@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any, Sequence
 
+from . import __version__
 from .engine import GameConfig
 
 
@@ -140,8 +141,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_tune(args: argparse.Namespace) -> int:
     try:
-        from tuning.harness import StudyError, TuneConfig, tune
-        from tuning.space import SearchSpaceError
+        from ginbots.tuning.harness import StudyError, TuneConfig, tune
+        from ginbots.tuning.space import SearchSpaceError
     except ImportError as exc:
         print(f"ginbots tune: needs the tune extra (optuna, matplotlib): pip install 'ginbots[tune]' ({exc})",
               file=sys.stderr)
@@ -244,7 +245,7 @@ def cmd_openspiel(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     spec = parse_spec(args.bot, args.params)
-    result = play_hands(lambda p: GinbotsBot(spec.make(seed=args.seed * 2 + p), p, seed=args.seed),
+    result = play_hands(lambda game, p: GinbotsBot(game, p, spec.make(seed=args.seed * 2 + p), seed=args.seed),
                         simple_bot, args.hands, seed=args.seed)
     print(summary(spec.display, result))
     return 0
@@ -270,8 +271,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ginbots", description=__doc__)
+    parser = argparse.ArgumentParser(prog="ginbots", description=__doc__,
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ginbots {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    plain_add = sub.add_parser
+
+    def add_parser(*args: Any, **kwargs: Any) -> argparse.ArgumentParser:
+        # every command's --help shows its defaults
+        kwargs.setdefault("formatter_class", argparse.ArgumentDefaultsHelpFormatter)
+        return plain_add(*args, **kwargs)
+
+    sub.add_parser = add_parser  # type: ignore[method-assign]
 
     p = sub.add_parser("list", help="registered players and their hyperparameters")
     p.add_argument("--json", action="store_true")

@@ -36,8 +36,9 @@ BUILTIN_PLAYERS = {
 }
 
 #: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working
-#: directory first (a checkout or a user's own study), then the source tree.
-TUNED_DIRS = (Path("tuning") / "best", Path(__file__).resolve().parent.parent / "tuning" / "best")
+#: directory first (a checkout), then the source tree, then the installed package.
+TUNED_DIRS = (Path("tuning") / "best", Path(__file__).resolve().parent.parent / "tuning" / "best",
+              Path(__file__).resolve().parent / "tuning" / "best")
 
 
 def tuned_params_path(name: str) -> Path | None:

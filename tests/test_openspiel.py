@@ -13,6 +13,7 @@ from ginbots.adapters.openspiel import (
 from ginbots.cards import CARD_NAMES, parse_cards
 from ginbots.players.baselines import SimplePlayer
 from ginbots.registry import available_players, parse_spec
+from helpers import Passive
 
 from conftest import OPENSPIEL_RESULTS
 
@@ -66,8 +67,8 @@ def test_bot_sees_only_its_own_cards_and_public_events() -> None:
     spy = Spy(seed=1)
     for hand in range(40):
         me = hand % 2
-        ours = GinbotsBot(spy, me, seed=3)
-        theirs = simple_bot(me ^ 1, game)
+        ours = GinbotsBot(game, me, spy, seed=3)
+        theirs = simple_bot(game, me ^ 1)
         bots = {me: ours, me ^ 1: theirs}
         state = game.new_initial_state()
         public = set()  # every card that has been face up: the first upcard and each discard
@@ -111,14 +112,14 @@ class Rogue(SimplePlayer):
 
 
 def test_misbehaving_bot_gets_legal_fallbacks() -> None:
-    result = play_hands(lambda p: GinbotsBot(Rogue(seed=p), p), simple_bot, 20, seed=9)
+    result = play_hands(lambda g, p: GinbotsBot(g, p, Rogue(seed=p)), simple_bot, 20, seed=9)
     assert result.hands == 20
     assert result.fallbacks["exception"] > 0 and result.fallbacks["refused"] > 0
 
 
 def test_same_seed_same_hands() -> None:
     spec = parse_spec("keats")
-    runs = [play_hands(lambda p: GinbotsBot(spec.make(seed=p), p, seed=4), simple_bot, 30, seed=11).points
+    runs = [play_hands(lambda g, p: GinbotsBot(g, p, spec.make(seed=p), seed=4), simple_bot, 30, seed=11).points
             for _ in range(2)]
     assert runs[0] == runs[1]
 
@@ -126,7 +127,7 @@ def test_same_seed_same_hands() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in available_players()))
 def test_every_bundled_bot_plays_200_openspiel_hands_legally(name: str) -> None:
     spec = parse_spec(name)
-    result = play_hands(lambda p: GinbotsBot(spec.make(seed=p), p, seed=1), simple_bot, 200, seed=2)
+    result = play_hands(lambda g, p: GinbotsBot(g, p, spec.make(seed=p), seed=1), simple_bot, 200, seed=2)
     assert result.hands == 200
     assert result.fallbacks["exception"] == 0, result.fallbacks
     assert any(p != 0 for p in result.points)
@@ -143,6 +144,20 @@ def test_wall_phase_ends_a_hand_nobody_knocks() -> None:
             seen.append(state.current_phase())
             return super().step(state)
 
-    result = play_hands(lambda p: Watching(Passive(seed=p), p), lambda p: Watching(Passive(seed=p + 2), p), 4, seed=3)
+    result = play_hands(lambda g, p: Watching(g, p, Passive(seed=p)), lambda g, p: Watching(g, p, Passive(seed=p + 2)), 4,
+                        seed=3)
     assert GR.WALL in seen
     assert result.points == [0.0] * 4 and not result.fallbacks
+
+
+@pytest.mark.parametrize("params", [{"knock_card": 5}, {"hand_size": 7}, {"oklahoma": True}, {"gin_bonus": 20}])
+def test_game_parameters_other_than_the_challenges_are_refused(params) -> None:
+    game = pyspiel.load_game("gin_rummy", params)
+    key = next(iter(params))
+    with pytest.raises(ValueError, match=f"{key}="):
+        GinbotsBot(game, 0, Passive(seed=0))
+
+
+def test_the_old_argument_order_gets_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="game first"):
+        GinbotsBot(Passive(seed=0), 0, pyspiel.load_game("gin_rummy"))  # type: ignore[arg-type]

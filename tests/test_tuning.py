@@ -15,8 +15,8 @@ from ginbots.player import Hyperparameter
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.keats import KeatsPlayer
 from ginbots.registry import parse_spec
-from tuning.harness import StudyError, TuneConfig, load_study, tune
-from tuning.space import SearchSpaceError, search_space
+from ginbots.tuning.harness import StudyError, TuneConfig, load_study, tune
+from ginbots.tuning.space import SearchSpaceError, search_space
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +82,7 @@ def test_resuming_with_other_settings_is_refused(tmp_path):
 
 
 def _cli(tmp_path, trials, extra=()):
-    return [sys.executable, "-m", "tuning", "keats", "--trials", str(trials), "--games-per-trial", "24",
+    return [sys.executable, "-m", "ginbots.tuning", "keats", "--trials", str(trials), "--games-per-trial", "24",
             "--batches", "2", "--heldout-games", "8", "--study", "killme", "--only", "take_threshold",
             "--out-dir", str(tmp_path / "tuning"), *extra]
 
@@ -141,7 +141,7 @@ def test_two_workers_share_one_study_and_record_each_trial_once(tmp_path):
 
 
 def test_sampler_seeds_differ_per_process_and_per_resume():
-    from tuning.harness import sampler_seed
+    from ginbots.tuning.harness import sampler_seed
 
     seeds = {sampler_seed(0, 0) for _ in range(50)}
     assert len(seeds) == 50
@@ -150,7 +150,7 @@ def test_sampler_seeds_differ_per_process_and_per_resume():
 def test_two_concurrent_processes_on_a_fresh_sqlite_study_propose_only_distinct_parameters(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     url = f"sqlite:///{tmp_path / 'study.db'}"
-    cmd = [sys.executable, "-m", "tuning", "keats", "--trials", "5", "--games-per-trial", "8", "--batches", "1",
+    cmd = [sys.executable, "-m", "ginbots.tuning", "keats", "--trials", "5", "--games-per-trial", "8", "--batches", "1",
            "--heldout-games", "4", "--study", "twin", "--only", "take_threshold,mid_range_bonus",
            "--storage", url, "--out", str(tmp_path / "out")]
     procs = [subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -168,7 +168,7 @@ def test_two_concurrent_processes_on_a_fresh_sqlite_study_propose_only_distinct_
 def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path):
     from datetime import datetime, timedelta
 
-    from tuning.harness import recover_interrupted
+    from ginbots.tuning.harness import recover_interrupted
 
     cfg = _cfg(tmp_path, trials=2, study="stale")
     tune(cfg)
@@ -183,7 +183,7 @@ def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path)
     storage.set_trial_param  # noqa: B018 - the storage API used below
     frozen = study.trials[trial.number]
     assert frozen.state == optuna.trial.TrialState.RUNNING and "worker" not in frozen.user_attrs
-    import tuning.harness as harness
+    import ginbots.tuning.harness as harness
 
     harness.UNTAGGED_AFTER_S, saved = -1.0, harness.UNTAGGED_AFTER_S
     try:

@@ -58,12 +58,15 @@ def test_the_ensemble_has_a_card_and_is_checked(tmp_path):
         EnsembleEstimator.load(tmp_path / "ensemble.json")
 
 
-def test_a_match_whose_every_game_fails_on_missing_weights_stops_with_that_cause(tmp_path, monkeypatch, capsys):
-    from ginbots.cli import main
+def test_a_match_whose_every_game_fails_on_missing_weights_stops_with_that_cause(tmp_path):
+    import os
+    import subprocess
+    import sys
 
-    monkeypatch.setenv("GINBOTS_WEIGHTS", str(tmp_path))
     (tmp_path / "shankar_cnn.onnx").write_bytes(b"not a network")
     shutil.copy(find_weights("shankar_cnn.card.json"), tmp_path / "shankar_cnn.card.json")
-    code = main(["match", "safe", "simple", "--games", "12", "--no-progress"])
-    err = capsys.readouterr().err
-    assert code != 0 and "shankar_cnn" in err and err.count("corrupt or stale") == 1
+    env = {**os.environ, "GINBOTS_WEIGHTS": str(tmp_path)}  # a fresh process: no network cached in memory
+    res = subprocess.run([sys.executable, "-m", "ginbots", "match", "safe", "simple", "--games", "12",
+                          "--no-progress"], env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 3, res.stdout + res.stderr
+    assert "shankar_cnn" in res.stderr and res.stderr.count("corrupt or stale") == 1

@@ -86,15 +86,39 @@ class _Plan:
     melds: tuple[int, ...] = ()
 
 
+#: The ``gin_rummy`` parameters the adapter plays: the EAAI challenge's rules. Any other value is refused.
+SUPPORTED_PARAMETERS = {"hand_size": 10, "knock_card": 10, "num_ranks": 13, "num_suits": 4, "oklahoma": False,
+                        "gin_bonus": 25, "undercut_bonus": 25}
+
+
+def check_game(game: Any) -> None:
+    """ValueError unless ``game`` is OpenSpiel's ``gin_rummy`` with the challenge's parameters."""
+    name = game.get_type().short_name
+    if name != "gin_rummy":
+        raise ValueError(f"GinbotsBot plays OpenSpiel's gin_rummy, not {name!r}")
+    params = game.get_parameters()
+    for key, value in params.items():
+        if key in SUPPORTED_PARAMETERS and value != SUPPORTED_PARAMETERS[key]:
+            raise ValueError(f"gin_rummy({key}={value!r}) is not supported: ginbots bots play the EAAI rules "
+                             f"({key}={SUPPORTED_PARAMETERS[key]!r}); load the game without it")
+
+
 class GinbotsBot(pyspiel.Bot):
     """A ginbots ``Player`` seated at OpenSpiel's ``gin_rummy`` as ``player_id``.
 
+    Constructed as OpenSpiel's bots are, game first: ``GinbotsBot(game, player_id, player, seed=0)``.
     Each OpenSpiel game is one hand; the player gets ``new_game`` (seeded from
-    ``seed`` and the hand count) and ``start_hand`` at the start of each.
+    ``seed`` and the hand count) and ``start_hand`` at the start of each. A game
+    with other parameters than the challenge's (``SUPPORTED_PARAMETERS``) is refused.
     """
 
-    def __init__(self, player: Player, player_id: int, *, seed: int = 0) -> None:
+    def __init__(self, game: Any, player_id: int, player: Player, *, seed: int = 0) -> None:
+        if isinstance(game, Player):
+            raise TypeError("GinbotsBot takes the game first, as OpenSpiel's bots do: "
+                            "GinbotsBot(game, player_id, player, seed=...)")
+        check_game(game)
         pyspiel.Bot.__init__(self)
+        self.game = game
         self.player = player
         self.player_id = player_id
         self.seed = seed
@@ -267,9 +291,8 @@ class GinbotsBot(pyspiel.Bot):
         log.info("%s (player %d): fallback after %s: %s", self.player, self.player_id, kind, detail)
 
 
-def simple_bot(player_id: int, game: Any | None = None) -> Any:
-    """OpenSpiel's built-in simple gin rummy bot for ``player_id``."""
-    game = game or pyspiel.load_game("gin_rummy")
+def simple_bot(game: Any, player_id: int) -> Any:
+    """OpenSpiel's built-in simple gin rummy bot for ``player_id`` (game first, as OpenSpiel's bots)."""
     return pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player_id)
 
 
@@ -297,13 +320,13 @@ class OpenSpielResult:
 def play_hands(make_a: Any, make_b: Any, hands: int, *, seed: int = 0) -> OpenSpielResult:
     """Play ``hands`` OpenSpiel hands, bot A in seat ``i % 2`` of hand i.
 
-    ``make_a(player_id)`` and ``make_b(player_id)`` build pyspiel bots; every
+    ``make_a(game, player_id)`` and ``make_b(game, player_id)`` build pyspiel bots; every
     chance outcome comes from ``seed``, so a seed replays the same hands.
     """
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(seed)
-    bots_a = [make_a(p) for p in range(2)]
-    bots_b = [make_b(p) for p in range(2)]
+    bots_a = [make_a(game, p) for p in range(2)]
+    bots_b = [make_b(game, p) for p in range(2)]
     points: list[float] = []
     for i in range(hands):
         seat_a = i % 2
