@@ -13,6 +13,7 @@ import threading
 import time
 from typing import Any
 
+from ginbots.players.baselines import SimplePlayer
 from helpers import Passive
 
 
@@ -116,4 +117,21 @@ class Spy(Passive):
         if "opponent_hand" in self.found:
             os.environ["GINBOTS_SPY_SAW"] = str(self.found["opponent_hand"])
         sys.stderr.write(f"spy found: {sorted(self.found)}\n")
+        return super().will_draw_face_up(card)
+
+
+class Announcer(SimplePlayer):
+    """Simple that announces each new game and the time it is told it has left, on stderr."""
+
+    name = "announcer"
+
+    def new_game(self, seed: int | None = None) -> None:
+        super().new_game(seed)
+        sys.stderr.write("ANNOUNCE new_game\n")
+        self._first = True
+
+    def will_draw_face_up(self, card: int) -> bool:
+        if getattr(self, "_first", False):
+            sys.stderr.write(f"ANNOUNCE time_left={getattr(self, 'time_left', None)}\n")
+            self._first = False
         return super().will_draw_face_up(card)

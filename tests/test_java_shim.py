@@ -17,7 +17,7 @@ def classes(tmp_path_factory):
     out = tmp_path_factory.mktemp("classes")
     sources = [str(p) for p in (JAVA / "stub" / "ginrummy").glob("*.java")]
     sources += [str(p) for p in (JAVA / "src" / "ginbots").glob("*.java")] + [str(JAVA / "test" / "ShimDriver.java")]
-    subprocess.run(["javac", "-Xlint:all", "-Werror", "-d", str(out), *sources], check=True, capture_output=True,
+    subprocess.run(["javac", "--release", "8", "-Xlint:all", "-Werror", "-d", str(out), *sources], check=True, capture_output=True,
                    text=True)
     return out
 
@@ -57,3 +57,64 @@ def test_a_bot_that_stops_answering_is_timed_out(classes):
                 "-Dginbots.decision_timeout=0.2")
     assert res.returncode == 0, res.stdout + res.stderr
     assert "no answer within 0.2 s" in res.stderr and int(summary(res)["fallbacks"]) > 0
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _announcer_env():
+    import os
+
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_every_game_starts_with_new_game_even_after_an_opponents_forfeit(classes):
+    res = subprocess.run(["java", "-Dforfeit=true", "-Dginbots.budget=5", "-cp", str(classes), "ShimDriver", "6",
+                          sys.executable, "-m", "ginbots.bridge", "--import", "hostile:Announcer"],
+                         capture_output=True, text=True, timeout=120, cwd=JAVA.parent.parent, env=_announcer_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stderr.count("ANNOUNCE new_game") == 6
+    lefts = [float(line.split("=")[1]) for line in res.stderr.splitlines() if line.startswith("ANNOUNCE time_left=")]
+    assert len(lefts) == 6 and all(left > 4.5 for left in lefts)  # each game's budget starts afresh
+
+
+def test_a_bridge_that_cannot_start_fails_the_constructor_loudly(classes):
+    res = drive(classes, 1, [sys.executable, "-c", "import sys; sys.exit(4)"])
+    assert res.returncode == 3 and "CONSTRUCTION FAILED" in res.stdout and "could not start" in res.stdout
+
+
+def test_a_timed_out_decision_restarts_the_bridge_so_the_next_starts_on_time(classes):
+    res = drive(classes, 1, [sys.executable, str(JAVA / "test" / "bad_bridge.py"), "slow-once"],
+                "-Dginbots.decision_timeout=0.5")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "restarted after a timed-out decision" in res.stderr
+    # only the first discard sleeps; after the restart no decision waits behind it
+    assert res.stderr.count("no answer within 0.5 s") == 1, res.stderr
+
+
+def test_two_entries_in_one_jvm_each_start_their_own_bot_from_any_folder(classes, tmp_path):
+    stub = tmp_path / "stub"
+    subprocess.run(["javac", "--release", "8", "-d", str(stub), *map(str, (JAVA / "stub" / "ginrummy").glob("*.java")),
+                    str(JAVA / "test" / "TwoEntries.java")], check=True, capture_output=True, text=True)
+    root = JAVA.parent.parent
+    for entry, bot in (("a", "keats"), ("b", "simple")):
+        folder = tmp_path / entry / "ginbots"
+        folder.mkdir(parents=True)
+        for cls in (classes / "ginbots").glob("*.class"):
+            (folder / cls.name).write_bytes(cls.read_bytes())
+        (folder / "bridge.properties").write_text(f"command={sys.executable} -m ginbots.bridge {bot}\n"
+                                                  f"directory={root}\n")
+    elsewhere = tmp_path / "unrelated"
+    elsewhere.mkdir()
+    res = subprocess.run(["java", "-cp", str(stub), "TwoEntries", str(tmp_path / "a"), str(tmp_path / "b")],
+                         capture_output=True, text=True, timeout=120, cwd=elsewhere)
+    assert res.returncode == 0 and "ok" in res.stdout, res.stdout + res.stderr
+    assert "bridge ready: bot keats" in res.stderr and "bridge ready: bot simple" in res.stderr
+
+
+def test_the_shim_is_java_8_bytecode(tmp_path):
+    subprocess.run(["javac", "--release", "8", "-d", str(tmp_path), *map(str, (JAVA / "stub" / "ginrummy").glob("*.java")),
+                    *map(str, (JAVA / "src" / "ginbots").glob("*.java"))], check=True, capture_output=True, text=True)
+    for cls in (tmp_path / "ginbots").glob("*.class"):
+        major = int.from_bytes(cls.read_bytes()[6:8], "big")
+        assert major == 52, f"{cls.name}: class file version {major}, Java 8 is 52"

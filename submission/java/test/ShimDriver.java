@@ -15,7 +15,8 @@ import java.util.Random;
  * player (seat 1) with the challenge's turn protocol, checking every answer of the shim against
  * the rules. Exits 1 on the first illegal answer, 0 otherwise, and prints a summary line.
  *
- * Usage: java ShimDriver HANDS COMMAND...
+ * Usage: java ShimDriver HANDS COMMAND...  (COMMAND "-" builds the shim with its no-argument constructor;
+ * -Dforfeit=true ends every hand after four turns without scores, as an opponent's forfeit does)
  */
 public class ShimDriver {
     /** Seat 1: the built-in policy on a tracked hand. */
@@ -114,7 +115,16 @@ public class ShimDriver {
 
     public static void main(String[] args) {
         int hands = Integer.parseInt(args[0]);
-        GinbotsPlayer shim = new GinbotsPlayer(Arrays.asList(args).subList(1, args.length));
+        boolean forfeits = Boolean.getBoolean("forfeit");
+        GinbotsPlayer shim;
+        try {
+            shim = args.length > 1 && args[1].equals("-") ? new GinbotsPlayer()
+                    : new GinbotsPlayer(Arrays.asList(args).subList(1, args.length));
+        } catch (IllegalStateException e) {
+            System.out.println("CONSTRUCTION FAILED: " + e.getMessage());
+            System.exit(3);
+            return;
+        }
         GinRummyPlayer[] players = {shim, new JavaSimple()};
         Random random = new Random(42);
         int[] scores = {0, 0};
@@ -146,7 +156,12 @@ public class ShimDriver {
             int cur = starter;
             int turns = 0;
             ArrayList<ArrayList<Card>> knock = null;
+            boolean abandoned = false;
             while (deck.size() > 2) {
+                if (forfeits && turns >= 4) {
+                    abandoned = true;  // the opponent forfeits: the game ends here, no scores
+                    break;
+                }
                 Card top = pile.get(pile.size() - 1);
                 boolean take = false;
                 if (!(turns == 2 && top == first)) {
@@ -178,6 +193,9 @@ public class ShimDriver {
                 }
                 turns++;
                 cur ^= 1;
+            }
+            if (abandoned) {
+                continue;
             }
             if (knock == null) {
                 cancelled++;

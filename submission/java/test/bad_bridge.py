@@ -1,8 +1,11 @@
 """A deliberately broken bridge for the shim's tests: `illegal` answers every decision with
-something the rules forbid; `dies` exits after the hello; `slow` never answers a discard."""
+something the rules forbid; `dies` exits after the hello; `slow` never answers a discard; `slow-once` sleeps through the first discard of its first process
+only (a marker file in the temp folder tells a restarted process it has slept)."""
 
 import json
+import os
 import sys
+import tempfile
 import time
 
 mode = sys.argv[1]
@@ -20,6 +23,11 @@ for line in sys.stdin:
     elif kind == "get_discard":
         if mode == "slow":
             time.sleep(60)
+        marker = os.path.join(tempfile.gettempdir(), f"bad_bridge_slept_{os.getppid()}")
+        if mode == "slow-once":
+            if not os.path.exists(marker):
+                open(marker, "w").close()
+                time.sleep(60)
         reply = {"type": "reply", "card": 99}
     elif kind == "get_melds":
         reply = {"type": "reply", "melds": [[0, 1, 5]]}

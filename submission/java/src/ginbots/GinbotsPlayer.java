@@ -23,8 +23,16 @@ import java.util.concurrent.TimeUnit;
  * answer against the rules, and plays a built-in Simple move instead of an illegal, late or
  * missing answer, so its host never forfeits or crashes because of the Python side.
  *
- * The command comes from the system property {@code ginbots.command} or the environment
- * variable {@code GINBOTS_COMMAND} (default: {@code python3 -m ginbots.bridge simple}).
+ * The command comes from the system property {@code ginbots.command}, else the environment
+ * variable {@code GINBOTS_COMMAND}, else the file {@code bridge.properties} next to this class
+ * (written by {@code ginbots package}: {@code command=} and {@code directory=}, the latter relative
+ * to the class's folder), else {@code python3 -m ginbots.bridge simple}. The file makes each packaged
+ * entry start its own bot from its own folder, so several entries share one JVM started anywhere.
+ * A bridge that cannot start fails the constructor (loudly, before any game); one that dies later
+ * is replaced by the built-in policy, and every game it affects says so on stderr. A decision that
+ * times out is abandoned in the bot too: the process is restarted and the hand so far replayed to
+ * it, so the next decision starts on time. A game that ends without its scores (a forfeit) is
+ * followed by a new_game, so the bot and the time budget start afresh.
  * The per-game thinking budget (default 30 s, property {@code ginbots.budget}) is counted here,
  * where the bridge's time is visible, and sent to the bot as {@code time_left}.
  */
@@ -33,11 +41,12 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private static final long MIN_WAIT_NANOS = 50_000_000L;
 
     private final List<String> command;
+    private final java.io.File directory;
     private final double budgetSeconds;
     private final long decisionTimeoutNanos;
     private Process process;
     private BufferedWriter toBridge;
-    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+    private BlockingQueue<String> replies = new LinkedBlockingQueue<>();
     private boolean dead;
     private long nextId;
 
@@ -48,27 +57,89 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private int takenThisTurn = -1;
     private boolean opponentKnocked;
     private boolean newGame = true;
+    private boolean handOpen;
+    private boolean restartPending;
+    private String deathReason = "";
+    private int games;
+    private final List<String> gameLog = new ArrayList<>();
     private double usedSeconds;
     private int fallbacks;
 
     public GinbotsPlayer() {
-        this(commandFromEnvironment());
+        this(Launch.resolve());
     }
 
     public GinbotsPlayer(List<String> command) {
-        this.command = new ArrayList<>(command);
+        this(new Launch(command, null));
+    }
+
+    private GinbotsPlayer(Launch launch) {
+        this.command = new ArrayList<>(launch.command);
+        this.directory = launch.directory;
         this.budgetSeconds = Double.parseDouble(System.getProperty("ginbots.budget", "30"));
         this.decisionTimeoutNanos = (long) (Double.parseDouble(System.getProperty("ginbots.decision_timeout", "10"))
                 * 1e9);
         start();
+        if (dead) {
+            throw new IllegalStateException("ginbots shim: the bridge " + command + " could not start: " + deathReason);
+        }
     }
 
-    static List<String> commandFromEnvironment() {
-        String text = System.getProperty("ginbots.command", System.getenv("GINBOTS_COMMAND"));
-        if (text == null || text.isBlank()) {
-            text = "python3 -m ginbots.bridge simple";
+    /** Where the bridge command comes from: property, environment, the file next to the class, default. */
+    static final class Launch {
+        final List<String> command;
+        final java.io.File directory;
+
+        Launch(List<String> command, java.io.File directory) {
+            this.command = command;
+            this.directory = directory;
         }
-        return Arrays.asList(text.trim().split("\\s+"));
+
+        static Launch resolve() {
+            String text = System.getProperty("ginbots.command", System.getenv("GINBOTS_COMMAND"));
+            if (text != null && !text.trim().isEmpty()) {
+                return new Launch(split(text), null);
+            }
+            java.io.File folder = classFolder();
+            if (folder != null) {
+                java.io.File file = new java.io.File(folder, "bridge.properties");
+                if (file.isFile()) {
+                    java.util.Properties props = new java.util.Properties();
+                    try (java.io.InputStream in = new java.io.FileInputStream(file)) {
+                        props.load(in);
+                    } catch (IOException e) {
+                        throw new IllegalStateException("ginbots shim: cannot read " + file + ": " + e.getMessage());
+                    }
+                    String cmd = props.getProperty("command", "").trim();
+                    if (cmd.isEmpty()) {
+                        throw new IllegalStateException("ginbots shim: " + file + " has no command= line");
+                    }
+                    java.io.File dir = new java.io.File(props.getProperty("directory", "."));
+                    if (!dir.isAbsolute()) {
+                        dir = new java.io.File(folder, dir.getPath());
+                    }
+                    return new Launch(split(cmd), dir);
+                }
+            }
+            return new Launch(split("python3 -m ginbots.bridge simple"), null);
+        }
+
+        private static List<String> split(String text) {
+            return Arrays.asList(text.trim().split("\\s+"));
+        }
+
+        /** The folder holding this class file, or null when it is not loaded from a folder. */
+        static java.io.File classFolder() {
+            java.net.URL url = GinbotsPlayer.class.getResource("GinbotsPlayer.class");
+            if (url == null || !"file".equals(url.getProtocol())) {
+                return null;
+            }
+            try {
+                return new java.io.File(url.toURI()).getParentFile();
+            } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+                return null;
+            }
+        }
     }
 
     /** How many decisions the built-in policy had to make (illegal, late or missing answers). */
@@ -82,35 +153,47 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     private void start() {
         try {
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+            if (directory != null) {
+                builder.directory(directory);
+            }
+            process = builder.start();
         } catch (IOException e) {
             die("cannot start " + command + ": " + e.getMessage());
             return;
         }
         toBridge = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
         BufferedReader from = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BlockingQueue<String> queue = new LinkedBlockingQueue<>();  // this process's own: a killed one's end
+        replies = queue;                                             // never reaches its successor
         Thread reader = new Thread(() -> {
             try {
                 String line;
                 while ((line = from.readLine()) != null) {
-                    replies.add(line);
+                    queue.add(line);
                 }
             } catch (IOException ignored) {
                 // the process is gone: reported below
             }
-            replies.add(END);
+            queue.add(END);
         }, "ginbots-bridge-reader");
         reader.setDaemon(true);
         reader.start();
-        Map<String, Object> hello = ask("{\"type\":\"hello\",\"protocol\":1", 30_000_000_000L);
+        long id = nextId++;
+        writeLine("{\"type\":\"hello\",\"protocol\":1,\"id\":" + id + "}");
+        Map<String, Object> hello = awaitReply(id, 30_000_000_000L);
         if (hello == null || !"hello".equals(hello.get("type"))) {
-            die("the bridge did not answer hello");
+            die("the bridge did not answer hello" + (hello != null ? ": " + hello.get("message") : ""));
+        } else {
+            System.err.println("ginbots shim: bridge ready: bot " + hello.get("bot")
+                    + (directory != null ? " in " + directory : ""));
         }
     }
 
     private void die(String why) {
         if (!dead) {
             System.err.println("ginbots shim: bot unavailable, playing the built-in policy from now on: " + why);
+            deathReason = why;
         }
         dead = true;
         if (process != null) {
@@ -118,7 +201,45 @@ public class GinbotsPlayer implements GinRummyPlayer {
         }
     }
 
+    /** After a timed-out decision: a fresh bridge process that has seen the game so far. */
+    private void restart() {
+        restartPending = false;
+        if (process != null) {
+            process.destroyForcibly();
+        }
+        start();
+        if (dead) {
+            return;
+        }
+        List<String> log = new ArrayList<>(gameLog);
+        for (String message : log) {
+            if (message.startsWith("?")) {  // a decision: asked again, its answer dropped
+                long id = nextId++;
+                writeLine(message.substring(1) + ",\"id\":" + id + "}");
+                if (awaitReply(id, decisionTimeoutNanos) == null) {
+                    die("the restarted bridge timed out again while the hand was replayed to it");
+                    return;
+                }
+            } else {
+                writeLine(message);
+            }
+        }
+        System.err.println("ginbots shim: the bridge was restarted after a timed-out decision (" + log.size()
+                + " messages of this hand replayed)");
+    }
+
     private void send(String json) {
+        if (restartPending && !dead) {
+            restart();
+        }
+        if (dead) {
+            return;
+        }
+        gameLog.add(json);
+        writeLine(json);
+    }
+
+    private void writeLine(String json) {
         if (dead) {
             return;
         }
@@ -133,19 +254,40 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     /** Sends a decision (an unterminated JSON object) and waits for its reply; null on any failure. */
     private Map<String, Object> ask(String openObject, long waitNanos) {
+        if (restartPending && !dead) {
+            restart();
+        }
         if (dead) {
             return null;
         }
-        long id = nextId++;
         long start = System.nanoTime();
-        send(openObject + ",\"id\":" + id + "}");
+        if (!openObject.contains("\"hello\"")) {
+            gameLog.add("?" + openObject);
+        }
+        long id = nextId++;
+        writeLine(openObject + ",\"id\":" + id + "}");
+        try {
+            Map<String, Object> reply = awaitReply(id, waitNanos);
+            if (reply == null && !dead) {
+                System.err.println("ginbots shim: no answer within " + waitNanos / 1e9 + " s; playing the built-in "
+                        + "move and restarting the bridge");
+                restartPending = true;
+            }
+            return reply;
+        } finally {
+            usedSeconds += (System.nanoTime() - start) / 1e9;
+        }
+    }
+
+    /** The reply carrying ``id``, dropping late replies to earlier questions; null past the wait. */
+    private Map<String, Object> awaitReply(long id, long waitNanos) {
+        long start = System.nanoTime();
         try {
             long deadline = start + waitNanos;
             while (!dead) {
                 long left = deadline - System.nanoTime();
                 String line = left > 0 ? replies.poll(left, TimeUnit.NANOSECONDS) : null;
                 if (line == null) {
-                    System.err.println("ginbots shim: no answer within " + waitNanos / 1e9 + " s; playing the built-in move");
                     return null;
                 }
                 if (END.equals(line)) {
@@ -173,8 +315,6 @@ public class GinbotsPlayer implements GinRummyPlayer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
-        } finally {
-            usedSeconds += (System.nanoTime() - start) / 1e9;
         }
     }
 
@@ -225,10 +365,24 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     @Override
     public void startGame(int playerNum, int startingPlayerNum, Card[] cards) {
+        if (handOpen) {
+            // The last hand never got its scores: its game ended early (a forfeit), so this is a new game.
+            newGame = true;
+        }
+        handOpen = true;
+        gameLog.clear();  // a restarted bridge is given a new game and this hand so far
         if (newGame) {
+            games++;
             send("{\"type\":\"new_game\",\"seed\":null}");
             usedSeconds = 0;
             newGame = false;
+            if (dead) {
+                System.err.println("ginbots shim: game " + games + " is played by the built-in policy: the bridge "
+                        + "is down (" + deathReason + ")");
+            }
+        }
+        if (gameLog.isEmpty()) {
+            gameLog.add("{\"type\":\"new_game\",\"seed\":null}");
         }
         seat = playerNum;
         hand = mask(Arrays.asList(cards));
@@ -356,6 +510,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     @Override
     public void reportScores(int[] scores) {
+        handOpen = false;
         send("{\"type\":\"report_scores\",\"scores\":[" + scores[0] + "," + scores[1] + "]}");
         if (scores[0] >= 100 || scores[1] >= 100) {
             newGame = true;
