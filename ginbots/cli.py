@@ -223,6 +223,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_package(args: argparse.Namespace) -> int:
     from .package import PackageError, build_package, verify_package
 
+    if args.rebuild_shim:
+        from pathlib import Path
+
+        from . import shim
+
+        try:
+            built = shim.rebuild(Path(args.target))
+        except RuntimeError as exc:
+            print(f"ginbots package: error: {exc}", file=sys.stderr)
+            return 2
+        print(f"rebuilt {len(built)} shim classes (Java 8 bytecode) in {shim.CLASSES}")
+        return 0
     if args.verify:
         report = verify_package(args.target, games=args.games)
         print(report.text())
@@ -368,6 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="submission/dist", help="folder for the archive")
     p.add_argument("--verify", action="store_true", help="unpack, check hashes, play smoke games")
     p.add_argument("--games", type=int, default=4, help="smoke games against simple when verifying")
+    p.add_argument("--rebuild-shim", action="store_true",
+                   help="recompile the shipped Java shim classes (--release 8) from their sources; needs javac and "
+                        "the stand-in ginrummy package of a checkout (TARGET: its folder, submission/java/stub/ginrummy)")
     p.set_defaults(func=cmd_package)
 
     p = sub.add_parser("openspiel", help="play a bot in OpenSpiel's gin_rummy against its simple bot")

@@ -26,9 +26,9 @@ from .registry import available_players, parse_spec
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
-JAVA_DIR = PROJECT_ROOT / "submission" / "java"
-WEIGHTS_DIR = PROJECT_ROOT / "weights"
 MANIFEST = "MANIFEST.json"
+#: The class name as the EAAI tournament runner (vermouth) wants it: folder, then the dotted class.
+VERMOUTH_AGENT = "file:./java/classes/ginbots.GinbotsPlayer"
 
 
 class PackageError(ValueError):
@@ -95,19 +95,24 @@ def _requirements() -> dict[str, str]:
     return out
 
 
-def _compile_java(target: Path) -> bool:
-    javac = shutil.which("javac")
-    if javac is None:
-        return False
-    sources = [str(p) for p in (JAVA_DIR / "stub" / "ginrummy").glob("*.java")]
-    sources += [str(p) for p in (JAVA_DIR / "src" / "ginbots").glob("*.java")]
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([javac, "-d", tmp, *sources], check=True, capture_output=True)
-        for cls in Path(tmp, "ginbots").glob("*.class"):  # the stand-in ginrummy stays out
-            dest = target / "java" / "classes" / "ginbots" / cls.name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(cls, dest)
-    return True
+def _copy_shim(target: Path, bridge: str) -> None:
+    """The shim's sources and its shipped Java 8 classes, with the entry's own bridge.properties."""
+    from . import shim
+
+    problem = shim.stale_reason()
+    if problem:
+        raise PackageError(f"{problem}; rebuild them with `ginbots package --rebuild-shim` (needs javac)")
+    for src in sorted(shim.SOURCES.glob("*.java")):
+        dest = target / "java" / "src" / "ginbots" / src.name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src, dest)
+    classes = target / "java" / "classes" / "ginbots"
+    classes.mkdir(parents=True, exist_ok=True)
+    for cls in shim.class_files():
+        shutil.copy(cls, classes / cls.name)
+    # The shim reads this next to its class: each entry starts its own bot, from the archive's top folder
+    # (three levels up from java/classes/ginbots), whatever the JVM's working directory.
+    (classes / "bridge.properties").write_text(f"command={bridge}\ndirectory=../../..\n")
 
 
 def build_package(spec_text: str, params_file: str | None = None, out_dir: str | Path = "submission/dist") -> Path:
@@ -130,13 +135,9 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
             dest = root / "weights" / Path(w).name
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(w, dest)
-        for src in (JAVA_DIR / "src" / "ginbots").glob("*.java"):
-            dest = root / "java" / "src" / "ginbots" / src.name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(src, dest)
-        compiled = _compile_java(root)
         bridge = f"python3 -m ginbots.bridge {spec.name} --params params.json"
-        (root / "README.txt").write_text(_organiser_readme(spec.display, bridge, compiled))
+        _copy_shim(root, bridge)
+        (root / "README.txt").write_text(_organiser_readme(spec.display, bridge))
         files = sorted(p for p in root.rglob("*") if p.is_file())
         manifest = {
             "bot": spec.name,
@@ -149,8 +150,10 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
                 "bridge": bridge,
                 "bridge_cwd": "the unpacked archive's top folder",
                 "java_class": "ginbots.GinbotsPlayer",
-                "java_classpath": "java/classes" if compiled else "compile java/src/ginbots/*.java first",
-                "java_property": f"-Dginbots.command=\"{bridge}\"",
+                "java_classpath": "java/classes",
+                "java_bytecode": "Java 8 (class file version 52)",
+                "java_bridge_file": "java/classes/ginbots/bridge.properties",
+                "vermouth_agent": VERMOUTH_AGENT,
             },
             "files": {str(p.relative_to(root)): _sha256(p) for p in files},
         }
@@ -165,22 +168,35 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
     return archive
 
 
-def _organiser_readme(spec: str, bridge: str, compiled: bool) -> str:
-    java = ("java/classes holds the compiled shim." if compiled else
-            "Compile the shim first: javac -cp <challenge classes> -d java/classes java/src/ginbots/*.java")
+def _organiser_readme(spec: str, bridge: str) -> str:
     return f"""ginbots submission: {spec}
 
-Requirements: Python 3.10+, with numpy and onnxruntime installed (pip install numpy onnxruntime).
-Every file's sha256 is in MANIFEST.json; `ginbots package --verify` checks them.
+Requirements: Python 3.10+ as `python3`, with numpy and onnxruntime (pip install numpy onnxruntime),
+and Java 8 or later. Every file's sha256 is in MANIFEST.json.
+
+Check the archive (from the folder holding the zip, with ginbots installed: pip install ginbots):
+    ginbots package --verify THIS_ARCHIVE.zip
+It unpacks into a fresh folder, checks every hash, starts the bridge from the copy and plays smoke games.
 
 Play over stdin/stdout (the bridge protocol), from this folder:
     {bridge}
 
-In the EAAI Java harness: {java}
-    java -cp <challenge classes>:java/classes -Dginbots.command="{bridge}" ...
-and name ginbots.GinbotsPlayer as the player class; start the JVM in this folder.
-The shim checks every answer and plays a built-in Simple move if the Python side
-fails, so the host never forfeits because of it.
+In the EAAI tournament runner (vermouth), from the folder this archive was unpacked into (the class is
+named as vermouth wants it: the class folder, then the dotted class name):
+    java -jar vermouth.jar --oneall --games 100 --agents '{VERMOUTH_AGENT}' 'file:./SimpleGinRummyPlayer'
+    java -jar vermouth.jar --elo --games 100 --agents '{VERMOUTH_AGENT}' 'file:./OtherAgent' ...
+The shim finds its bridge command in java/classes/ginbots/bridge.properties and starts it in this folder,
+so it works from any working directory, and several ginbots entries (each in its own unpacked folder) can
+share one runner. -Dginbots.command=... or GINBOTS_COMMAND override the file (for every entry in the JVM).
+
+In the challenge's GinRummyGame: put java/classes on the class path and name ginbots.GinbotsPlayer:
+    java -cp <challenge classes>:java/classes ginrummy.GinRummyGame   (after editing its player list)
+
+What to check in the logs (stderr):
+    "ginbots shim: bridge ready: bot {spec.split(':')[0]} in ..." once per entry: the bot started.
+    "playing the built-in move" or "bot unavailable": the Python side failed and the shim played Simple.
+    A bridge that cannot start stops the runner when the player is constructed, before any game.
+Options: -Dginbots.budget=30 (thinking seconds per game), -Dginbots.decision_timeout=10 (seconds per decision).
 """
 
 

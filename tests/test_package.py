@@ -67,3 +67,31 @@ def test_a_file_that_is_not_an_archive_fails(tmp_path):
     junk.write_text("not a zip")
     assert not verify_package(junk).ok
     assert not verify_package(tmp_path / "missing.zip").ok
+
+
+def test_package_and_verify_from_a_plain_install_outside_any_checkout(tmp_path):
+    """`pip install .` (not editable), then package and verify from an unrelated folder: no javac, no checkout."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target",
+                    str(site), str(root)], check=True, capture_output=True, text=True, timeout=600)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}  # no javac needed, none on the path
+    run = lambda *args: subprocess.run([sys.executable, "-m", "ginbots", *args], cwd=elsewhere, env=env,  # noqa: E731
+                                       capture_output=True, text=True, timeout=600)
+    built = run("package", "keats:tuned", "-o", "dist")
+    assert built.returncode == 0, built.stdout + built.stderr
+    archive = next((elsewhere / "dist").glob("*.zip"))
+    names = zipfile.ZipFile(archive).namelist()
+    assert "java/classes/ginbots/GinbotsPlayer.class" in names and "java/classes/ginbots/bridge.properties" in names
+    readme = zipfile.ZipFile(archive).read("README.txt").decode()
+    assert "file:./java/classes/ginbots.GinbotsPlayer" in readme and "--verify" in readme
+    checked = run("package", "--verify", str(archive), "--games", "2")
+    assert checked.returncode == 0 and "PASS" in checked.stdout, checked.stdout + checked.stderr
