@@ -200,6 +200,35 @@ Options: -Dginbots.budget=30 (thinking seconds per game), -Dginbots.decision_tim
 """
 
 
+#: Limits on an archive being verified: a submission is a few MB, a zip bomb is not.
+MAX_ENTRIES = 5000
+MAX_UNPACKED_BYTES = 512 << 20
+MAX_RATIO = 200
+
+
+def _unsafe_entries(zf: zipfile.ZipFile) -> str | None:
+    """Why an archive must not be unpacked (duplicates, paths outside it, too big or too compressed), or None."""
+    infos = zf.infolist()
+    if len(infos) > MAX_ENTRIES:
+        return f"{len(infos)} entries (at most {MAX_ENTRIES})"
+    seen: set[str] = set()
+    total = 0
+    for info in infos:
+        name = info.filename
+        if name in seen:
+            return f"{name}: the archive holds it twice"
+        seen.add(name)
+        parts = Path(name).parts
+        if name.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+            return f"{name}: a path outside the archive's folder"
+        total += info.file_size
+        if total > MAX_UNPACKED_BYTES:
+            return f"unpacks to more than {MAX_UNPACKED_BYTES >> 20} MiB"
+        if info.compress_size and info.file_size / info.compress_size > MAX_RATIO and info.file_size > 1 << 20:
+            return f"{name}: compressed {info.file_size / info.compress_size:.0f}:1 (a zip bomb?)"
+    return None
+
+
 @dataclass
 class Verification:
     archive: str
@@ -231,15 +260,25 @@ def verify_package(archive: str | Path, games: int = 4) -> Verification:
         root = Path(tmp)
         try:
             with zipfile.ZipFile(archive) as zf:
+                problem = _unsafe_entries(zf)
+                if problem:
+                    report.problems.append(problem)
+                    return report
                 zf.extractall(root)
-        except zipfile.BadZipFile as exc:
-            report.problems.append(f"not a zip archive: {exc}")
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+            report.problems.append(f"not a readable zip archive: {exc}")
             return report
         try:
             manifest = json.loads((root / MANIFEST).read_text())
             listed = manifest["files"]
-        except (OSError, json.JSONDecodeError, KeyError) as exc:
-            report.problems.append(f"{MANIFEST} missing or unreadable: {exc}")
+            if not isinstance(listed, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                       for k, v in listed.items()):
+                raise ValueError("'files' must map each file to its sha256")
+            for key in ("bot", "spec"):
+                if not isinstance(manifest.get(key), str):
+                    raise ValueError(f"{key!r} must be a string")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            report.problems.append(f"{MANIFEST} missing or malformed: {exc}")
             return report
         present = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()} - {MANIFEST}
         for name in sorted(set(listed) - present):

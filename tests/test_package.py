@@ -95,3 +95,28 @@ def test_package_and_verify_from_a_plain_install_outside_any_checkout(tmp_path):
     assert "file:./java/classes/ginbots.GinbotsPlayer" in readme and "--verify" in readme
     checked = run("package", "--verify", str(archive), "--games", "2")
     assert checked.returncode == 0 and "PASS" in checked.stdout, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda zf: (zf.writestr("a.txt", "1"), zf.writestr("a.txt", "2")), "holds it twice"),
+    (lambda zf: zf.writestr("../escape.txt", "x"), "outside the archive"),
+    (lambda zf: zf.writestr("bomb.bin", b"\0" * (40 << 20)), "zip bomb"),
+    (lambda zf: zf.writestr("MANIFEST.json", "[1, 2]"), "malformed"),
+    (lambda zf: zf.writestr("MANIFEST.json", '{"files": {"x": 3}}'), "malformed"),
+])
+def test_hostile_archives_get_a_fail_line_not_a_traceback(tmp_path, make, words):
+    import warnings
+
+    path = tmp_path / "bad.zip"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns about the duplicate name
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            make(zf)
+    report = verify_package(path, games=0)
+    assert not report.ok and words in report.text() and report.text().startswith(f"{path}: FAIL")
+
+
+def test_a_file_that_is_not_a_zip_fails_cleanly(tmp_path):
+    path = tmp_path / "junk.zip"
+    path.write_bytes(b"PK\x03\x04 not really")
+    assert "not a readable zip archive" in verify_package(path, games=0).text()
