@@ -236,7 +236,7 @@ def cmd_package(args: argparse.Namespace) -> int:
         print(f"rebuilt {len(built)} shim classes (Java 8 bytecode) in {shim.CLASSES}")
         return 0
     if args.verify:
-        report = verify_package(args.target, games=args.games)
+        report = verify_package(args.target, games=args.games, fresh_env=not args.no_venv)
         print(report.text())
         return 0 if report.ok else 1
     try:
@@ -380,6 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="submission/dist", help="folder for the archive")
     p.add_argument("--verify", action="store_true", help="unpack, check hashes, play smoke games")
     p.add_argument("--games", type=int, default=4, help="smoke games against simple when verifying")
+    p.add_argument("--no-venv", action="store_true",
+                   help="verify with this interpreter instead of a fresh virtual environment made from the "
+                        "manifest's requirements (faster; the builder's site-packages can then hide a missing file)")
     p.add_argument("--rebuild-shim", action="store_true",
                    help="recompile the shipped Java shim classes (--release 8) from their sources; needs javac and "
                         "the stand-in ginrummy package of a checkout (TARGET: its folder, submission/java/stub/ginrummy)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -35,17 +36,25 @@ class PackageError(ValueError):
     """A package that cannot be built, or an archive that fails verification; says which file and why."""
 
 
+#: Distributions the archive's manifest requires instead of shipping (and what they bring with them).
+PROVIDED = {"numpy", "onnxruntime"}
+
+
 def module_closure(module: str) -> list[str]:
-    """Every ``ginbots`` module that ``module`` imports, directly or not (itself included)."""
+    """Every module ``module`` imports, directly or not (itself included), that the archive must ship:
+    the bundle's own (``ginbots.*``) and those of the bot's own top-level package, whichever distribution
+    installed it. Standard-library modules and the required numpy and onnxruntime are not followed."""
+    own = {"ginbots", module.partition(".")[0]}
     seen: set[str] = set()
     todo = [module, "ginbots", "ginbots.bridge", "ginbots.registry"]
     while todo:
         name = todo.pop()
-        if name in seen or not name.startswith("ginbots"):
+        if name in seen or name.partition(".")[0] not in own:
             continue
-        path = _module_path(name)
-        if path is None:
+        found = _module_file(name)
+        if found is None:
             continue
+        path = found[0]
         seen.add(name)
         parent = name.rpartition(".")[0]
         while parent:
@@ -63,6 +72,25 @@ def module_closure(module: str) -> list[str]:
     return sorted(seen)
 
 
+def outside_imports(modules: list[str]) -> list[str]:
+    """Top-level modules the packed code imports that are neither packed, nor standard library, nor required."""
+    packed_tops = {m.partition(".")[0] for m in modules}
+    found: set[str] = set()
+    for name in modules:
+        found_file = _module_file(name)
+        if found_file is None:
+            continue
+        tree = ast.parse(found_file[0].read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            for imported in names:
+                top = imported.partition(".")[0]
+                if top not in packed_tops and top not in sys.stdlib_module_names and top not in PROVIDED:
+                    found.add(top)
+    return sorted(found)
+
+
 def _resolve(package: str, module: str | None, level: int) -> str:
     if level == 0:
         return module or ""
@@ -72,11 +100,30 @@ def _resolve(package: str, module: str | None, level: int) -> str:
 
 
 def _module_path(name: str) -> Path | None:
+    found = _module_file(name)
+    return found[0] if found else None
+
+
+def _module_file(name: str) -> tuple[Path, Path] | None:
+    """(source file, its path inside the archive) of a module: the bundle's from this install, any
+    other from where Python would import it."""
     rel = Path(*name.split("."))
-    for candidate in (PROJECT_ROOT / rel.with_suffix(".py"), PROJECT_ROOT / rel / "__init__.py"):
-        if candidate.exists():
-            return candidate
-    return None
+    if name.partition(".")[0] == "ginbots":
+        for candidate in (PROJECT_ROOT / rel.with_suffix(".py"), PROJECT_ROOT / rel / "__init__.py"):
+            if candidate.exists():
+                return candidate, candidate.relative_to(PROJECT_ROOT)
+        return None
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    origin = Path(spec.origin)
+    inside = rel / "__init__.py" if origin.name == "__init__.py" else rel.with_suffix(".py")
+    return origin, inside
 
 
 def _sha256(path: Path) -> str:
@@ -123,19 +170,28 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         files: list[Path] = []
+        outside = outside_imports(modules)
+        if outside:
+            raise PackageError(f"{spec.name} imports {', '.join(outside)}, which the archive would neither ship nor "
+                               f"require (only the bot's own package, ginbots, numpy and onnxruntime travel)")
         for name in modules:
-            src = _module_path(name)
-            assert src is not None
-            dest = root / src.relative_to(PROJECT_ROOT)
+            found = _module_file(name)
+            assert found is not None
+            dest = root / found[1]
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(src, dest)
+            shutil.copy(found[0], dest)
         (root / "params.json").write_text(json.dumps(spec.params, indent=2, sort_keys=True) + "\n")
         weights = [w for w in getattr(spec.make(seed=0), "weight_files", lambda: [])()]
         for w in weights:
             dest = root / "weights" / Path(w).name
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(w, dest)
-        bridge = f"python3 -m ginbots.bridge {spec.name} --params params.json"
+        target = available_players()[spec.name]
+        # The bundle's bots by name; any other by its class, since the organiser's environment does not have
+        # the distribution that registered it.
+        bridge_args = [spec.name] if target.startswith("ginbots.") else ["--import", target]
+        bridge_args += ["--params", "params.json"]
+        bridge = "python3 -m ginbots.bridge " + " ".join(bridge_args)
         _copy_shim(root, bridge)
         (root / "README.txt").write_text(_organiser_readme(spec.display, bridge))
         files = sorted(p for p in root.rglob("*") if p.is_file())
@@ -148,6 +204,7 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
             "requirements": _requirements(),
             "entry_points": {
                 "bridge": bridge,
+                "bridge_args": bridge_args,
                 "bridge_cwd": "the unpacked archive's top folder",
                 "java_class": "ginbots.GinbotsPlayer",
                 "java_classpath": "java/classes",
@@ -245,8 +302,33 @@ class Verification:
         return "\n".join([head] + [f"  - {p}" for p in self.problems])
 
 
-def verify_package(archive: str | Path, games: int = 4) -> Verification:
-    """Unpack into a fresh directory, check hashes and completeness, play smoke games from the copy."""
+def fresh_python(where: Path, requirements: dict[str, str]) -> Path:
+    """A new virtual environment in ``where`` holding only the manifest's requirements; its python.
+
+    RuntimeError names the step that failed (no network, no wheel for this platform...).
+    """
+    venv = where / "venv"
+    done = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"could not create a virtual environment: {done.stderr.strip()[-300:]}")
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    wanted = [f"{name}{spec}" for name, spec in sorted(requirements.items())]
+    if wanted:
+        done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *wanted],
+                              capture_output=True, text=True, timeout=1800)
+        if done.returncode != 0:
+            raise RuntimeError(f"could not install the manifest's requirements {wanted}: {done.stderr.strip()[-400:]}")
+    return python
+
+
+def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) -> Verification:
+    """Unpack into a fresh directory, check hashes and completeness, play smoke games from the copy.
+
+    With ``fresh_env`` (the default) the bridge runs as an organiser's would: in a new virtual environment
+    made from the manifest's requirements alone, with HOME and the working directory in a temporary folder,
+    so nothing of the builder's environment (its site-packages, editable installs, user site) can stand in
+    for a file the archive lacks.
+    """
     from .bridge import ProcessPlayer
     from .engine import GameConfig, play_game
     from .players.baselines import SimplePlayer
@@ -257,7 +339,8 @@ def verify_package(archive: str | Path, games: int = 4) -> Verification:
         report.problems.append("archive does not exist")
         return report
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(tmp) / "archive"
+        root.mkdir()
         try:
             with zipfile.ZipFile(archive) as zf:
                 problem = _unsafe_entries(zf)
@@ -290,9 +373,24 @@ def verify_package(archive: str | Path, games: int = 4) -> Verification:
                 report.problems.append(f"{name}: sha256 differs from the manifest (tampered or corrupt)")
         if report.problems:
             return report
-        command = [sys.executable, "-m", "ginbots.bridge", manifest["bot"], "--params", "params.json"]
+        python = Path(sys.executable)
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+        if fresh_env:
+            home = Path(tmp) / "home"
+            home.mkdir()
+            try:
+                python = fresh_python(home, manifest.get("requirements", {}))
+            except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+                report.problems.append(f"the organiser's environment could not be made: {exc}")
+                return report
+            env.update(HOME=str(home), PYTHONNOUSERSITE="1")
+        args = manifest.get("entry_points", {}).get("bridge_args") or [manifest["bot"], "--params", "params.json"]
+        if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+            report.problems.append(f"{MANIFEST}: entry_points.bridge_args must be a list of strings")
+            return report
+        command = [str(python), "-m", "ginbots.bridge", *args]
         try:
-            remote = ProcessPlayer(command, label=manifest["spec"], cwd=str(root), isolated=True)
+            remote = ProcessPlayer(command, label=manifest["spec"], cwd=str(root), isolated=True, env=env)
         except Exception as exc:
             report.problems.append(f"the bridge did not start from the unpacked archive: {exc}")
             return report

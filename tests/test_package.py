@@ -25,7 +25,7 @@ def test_every_bundled_bot_packages_and_verifies(bot, tmp_path):
     assert manifest["bot"] == bot and "params.json" in names and "README.txt" in names
     assert set(manifest["files"]) == names - {"MANIFEST.json"}
     assert manifest["entry_points"]["java_class"] == "ginbots.GinbotsPlayer"
-    report = verify_package(archive, games=2)
+    report = verify_package(archive, games=2, fresh_env=False)
     assert report.ok, report.text()
     assert report.games == 2 and report.forfeits == 0
 
@@ -93,7 +93,7 @@ def test_package_and_verify_from_a_plain_install_outside_any_checkout(tmp_path):
     assert "java/classes/ginbots/GinbotsPlayer.class" in names and "java/classes/ginbots/bridge.properties" in names
     readme = zipfile.ZipFile(archive).read("README.txt").decode()
     assert "file:./java/classes/ginbots.GinbotsPlayer" in readme and "--verify" in readme
-    checked = run("package", "--verify", str(archive), "--games", "2")
+    checked = run("package", "--verify", str(archive), "--games", "2", "--no-venv")
     assert checked.returncode == 0 and "PASS" in checked.stdout, checked.stdout + checked.stderr
 
 
@@ -120,3 +120,51 @@ def test_a_file_that_is_not_a_zip_fails_cleanly(tmp_path):
     path = tmp_path / "junk.zip"
     path.write_bytes(b"PK\x03\x04 not really")
     assert "not a readable zip archive" in verify_package(path, games=0).text()
+
+
+def test_a_third_party_bot_packs_its_own_code_and_verifies_in_a_fresh_environment(tmp_path, monkeypatch):
+    """The organiser's way: a new virtual environment from the manifest; the bot's own module travels in the
+    archive, and an archive without it fails verify naming the module."""
+    import hashlib
+
+    from test_registry_plugin import _install_fake_plugin
+
+    _install_fake_plugin(tmp_path, monkeypatch)
+    archive = build_package("cautious:patience=5", out_dir=tmp_path / "dist")
+    with zipfile.ZipFile(archive) as zf:
+        assert "thirdparty_bot.py" in zf.namelist()
+    report = verify_package(archive, games=2)
+    assert report.ok, report.text()
+    # The same archive without the bot's module (and a manifest that agrees): verify names what is missing.
+    stripped = tmp_path / "stripped.zip"
+    with zipfile.ZipFile(archive) as src, zipfile.ZipFile(stripped, "w") as dst:
+        manifest = json.loads(src.read("MANIFEST.json"))
+        del manifest["files"]["thirdparty_bot.py"]
+        for name in src.namelist():
+            if name not in ("thirdparty_bot.py", "MANIFEST.json"):
+                dst.writestr(name, src.read(name))
+        dst.writestr("MANIFEST.json", json.dumps(manifest))
+    assert hashlib.sha256(stripped.read_bytes()).hexdigest()
+    report = verify_package(stripped, games=1)
+    assert not report.ok and "thirdparty_bot" in report.text(), report.text()
+
+
+def test_a_bot_importing_what_the_archive_cannot_carry_is_refused(tmp_path, monkeypatch):
+    import textwrap
+
+    from ginbots.package import PackageError
+
+    (tmp_path / "needy_bot.py").write_text(textwrap.dedent('''
+        import scipy  # neither shipped nor required
+        from ginbots.players.baselines import SimplePlayer
+
+        class NeedyBot(SimplePlayer):
+            name = "needy"
+    '''))
+    dist = tmp_path / "needy_bot-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: needy-bot\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[ginbots.players]\nneedy = needy_bot:NeedyBot\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PackageError, match="imports scipy"):
+        build_package("needy", out_dir=tmp_path / "dist")
