@@ -349,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fix", help="hold hyperparameters fixed: k=v,k=v")
     p.add_argument("--out", "--out-dir", dest="out_dir", default="results/tuning",
                    help="where studies/, best/ and plots/ go (default results/tuning; never the package's own "
-                        "tuning/best)")
+                        "ginbots/tuning/best)")
     p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar for the held-out games (default: when stderr is a terminal)")

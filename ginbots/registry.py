@@ -3,7 +3,7 @@
 Third-party packages add a bot through the ``ginbots.players`` entry-point
 group (``mybot = "mypkg.bots:MyBot"``); it then shows up in ``ginbots list``
 and can be named in ``ginbots match``. A spec names a bot and its parameters:
-``keats``, ``keats:tuned`` (``tuning/best/keats.json``), ``keats:path.json`` or
+``keats``, ``keats:tuned`` (``ginbots/tuning/best/keats.json``), ``keats:path.json`` or
 ``keats:knock_threshold=6,late_game_stock=12``.
 """
 
@@ -35,10 +35,8 @@ BUILTIN_PLAYERS = {
     "dual-inception": "ginbots.players.dual_inception:DualInceptionPlayer",
 }
 
-#: Where ``NAME:tuned`` looks for ``tuning/best/NAME.json``: the working
-#: directory first (a checkout), then the source tree, then the installed package.
-TUNED_DIRS = (Path("tuning") / "best", Path(__file__).resolve().parent.parent / "tuning" / "best",
-              Path(__file__).resolve().parent / "tuning" / "best")
+#: Where ``NAME:tuned`` looks for ``NAME.json``: the parameters the package ships.
+TUNED_DIRS = (Path(__file__).resolve().parent / "tuning" / "best",)
 
 
 def tuned_params_path(name: str) -> Path | None:
@@ -82,7 +80,7 @@ def player_class(name: str) -> type[Player]:
 
 def load_params_file(path: str | Path) -> dict[str, Any]:
     """Parameters from a JSON file: a plain object, or one with a ``params`` key
-    (the shape of ``tuning/best/BOT.json``)."""
+    (the shape of ``ginbots/tuning/best/BOT.json``)."""
     try:
         data = json.loads(Path(path).read_text())
     except FileNotFoundError:
