@@ -62,9 +62,9 @@ def test_tiny_study_end_to_end_writes_best_params_and_plots(tmp_path, monkeypatc
     assert out["heldout_defaults"]["games"] == out["heldout"]["games"]
     assert (tmp_path / "tuning" / "plots" / "keats_history.png").stat().st_size > 1000
     # round trip: the file is loadable wherever a bot name is accepted
-    monkeypatch.chdir(tmp_path)
-    assert parse_spec("keats:tuned").params == out["params"]
+    assert parse_spec(f"keats:{best}").params == out["params"]
     assert parse_spec("keats", params_file=best).params == out["params"]
+    assert parse_spec("keats:tuned").params != out["params"]  # :tuned is the package's own set, untouched
     # rerunning the finished study adds no trial
     tune(_cfg(tmp_path))
     study, _ = load_study(_cfg(tmp_path))
