@@ -281,15 +281,22 @@ def _parse(line: str) -> Any:
                                             f"{str(exc)[:120]})") from None
 
 
-def report_startup_failure(protocol: IO[str], code: int, message: str) -> int:
-    """A bridge that cannot start its bot says so on stderr and with the protocol's final error line."""
-    print(f"ginbots bridge: error: {message}", file=sys.stderr)
+def report_failure(protocol: IO[str], stderr: IO[str], code: int, message: str, trace: str = "") -> int:
+    """End a session: one stderr line (and the bot's traceback, if any), then the protocol's final
+    ``{"type": "error", "code": N}`` line; returns N."""
+    stderr.write(f"ginbots bridge: error: {message}\n" + trace)
+    stderr.flush()
     try:
         protocol.write(json.dumps({"type": "error", "code": code, "message": message[:500]}) + "\n")
         protocol.flush()
     except (OSError, ValueError):
         pass
     return code
+
+
+def report_startup_failure(protocol: IO[str], code: int, message: str) -> int:
+    """A bridge that cannot start its bot says so on stderr and with the protocol's final error line."""
+    return report_failure(protocol, sys.stderr, code, message)
 
 
 def serve(player: Player, name: str, stdin: IO[Any], stdout: IO[str], stderr: IO[str]) -> int:
@@ -305,16 +312,7 @@ def serve(player: Player, name: str, stdin: IO[Any], stdout: IO[str], stderr: IO
     sys.stdout = stderr  # a bot that prints must not corrupt the protocol stream
 
     def fail(code: int, lineno: int, message: str, trace: str = "") -> int:
-        stderr.write(f"ginbots bridge: error: line {lineno}: {message}\n")
-        if trace:
-            stderr.write(trace)
-        stderr.flush()
-        try:
-            stdout.write(json.dumps({"type": "error", "code": code, "message": message[:500]}) + "\n")
-            stdout.flush()
-        except (OSError, ValueError):
-            pass
-        return code
+        return report_failure(stdout, stderr, code, f"line {lineno}: {message}", trace)
 
     try:
         for lineno, line in _lines(stdin):
