@@ -189,3 +189,28 @@ def test_plays_whole_games_with_every_estimator_choice() -> None:
 def test_same_seed_same_decisions() -> None:
     results = [play_game((HeuristicUtilityPlayer(seed=4), SimplePlayer(seed=5)), seed=9) for _ in range(2)]
     assert results[0].scores == results[1].scores
+
+
+def test_stock_draws_zero_is_the_exact_expectation_over_every_unseen_card():
+    import numpy as np
+
+    from ginbots.engine import GameConfig, play_game
+    from ginbots.players.baselines import SimplePlayer
+    from ginbots.players.heuristic import HeuristicUtilityPlayer
+
+    exact = HeuristicUtilityPlayer(seed=3, stock_draws=0, samples=20)
+    play_game([exact, SimplePlayer(seed=1)], seed=5, config=GameConfig(max_hands_per_game=1, time_budget=None))
+    opponents = exact.sampled_opponents()[:5]
+    full = exact.opponent_stock_utilities(opponents)
+    # the same expectation card by card
+    from ginbots.estimators.snapshot import bits
+    from ginbots.players.hand_utility import best_after_discard
+
+    pile = exact._pile_mask()
+    unseen = ~(bits(opponents) + bits(np.array([pile])) > 0)
+    for i, hand in enumerate(opponents):
+        cards = np.flatnonzero(unseen[i])
+        hands = hand | (np.uint64(1) << cards.astype(np.uint64))
+        values = best_after_discard(hands, np.zeros(len(hands), dtype=np.uint64), pile, exact._opponent_in_meld(),
+                                    exact.weights)
+        assert abs(full[i] - values.mean()) < 1e-6

@@ -9,9 +9,11 @@ Choices the document leaves open, exposed as hyperparameters or documented
 here: the opponent "looks close" to knocking when at least ``close_share`` of
 the sampled hands have deadwood at most ``close_deadwood``; a simulated
 opponent scores melds with the document's initial uniform prediction of our
-hand; its stock draw is estimated from ``stock_draws`` stock cards per
-sampled hand rather than all ~30 (the full sum is 30x the work for the same
-expectation); a simulated opponent throws one of its unmelded cards.
+hand; its stock draw is estimated from ``stock_draws`` random unseen cards per
+sampled hand (``stock_draws=0``: every unseen card, the exact expectation at
+about eight times the work). The estimate is not free: the gain is clipped at 0
+after subtracting it, so the noise of a few draws biases the expected gain
+upwards (Jensen); a simulated opponent throws one of its unmelded cards.
 """
 
 from __future__ import annotations
@@ -55,8 +57,9 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
                        doc="the opponent looks close when this share of samples are close (not in the document)"),
         Hyperparameter("samples", int, 100, 1, 1000, tunable=False,
                        doc="opponent hands sampled from the estimator per decision (document: 100)"),
-        Hyperparameter("stock_draws", int, 4, 1, 40, tunable=False,
-                       doc="stock cards tried per sampled opponent hand for its stock-draw utility"),
+        Hyperparameter("stock_draws", int, 4, 0, 40, tunable=False,
+                       doc="random unseen cards tried per sampled opponent hand for its stock-draw utility "
+                           "(0: every unseen card, the exact expectation)"),
         Hyperparameter("estimator", str, "mlp8", choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"),
                        tunable=False, doc="opponent-hand estimator (document: the 208-500-500-52 MLP)"),
         LAYOFF_SAMPLES,
@@ -185,10 +188,17 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
 
     def opponent_stock_utilities(self, opponents: np.ndarray) -> np.ndarray:
         """Per sampled opponent, its expected utility after a stock draw and its reasonable
-        discard, over ``stock_draws`` random cards it has not seen."""
+        discard, over ``stock_draws`` random cards it has not seen (0: all of them)."""
         pile = self._pile_mask()
         unseen = ~(bits(opponents) + bits(np.array([pile])) > 0)
         draws = self.params["stock_draws"]
+        if draws == 0:
+            rows, cards = np.nonzero(unseen)
+            hands = opponents[rows] | (_ONE << cards.astype(np.uint64))
+            values = best_after_discard(hands, np.zeros(len(hands), dtype=np.uint64), pile,
+                                        self._opponent_in_meld(), self.weights)
+            return np.bincount(rows, weights=values, minlength=len(opponents)) / \
+                np.maximum(1, unseen.sum(axis=1))
         keys = np.where(unseen, self._numpy_rng().random(unseen.shape), -1.0)
         drawn = np.argsort(-keys, axis=1)[:, :draws]
         drawn_hands = (opponents[:, None] | (_ONE << drawn.astype(np.uint64))).ravel()
