@@ -107,6 +107,20 @@ def _add_isolation(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-dir", help="where isolated bots' stderr goes (default: TMPDIR/ginbots-logs)")
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    from .view import TraceProblem, view
+
+    try:
+        path, problems = view(args.trace, args.output, args.game)
+    except TraceProblem as exc:
+        print(f"ginbots view: error: {exc}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(f"ginbots view: skipped {problem}", file=sys.stderr)
+    print(f"wrote {path} (open it in a browser; arrow keys step through the game)")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -328,6 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pair", help="with a tournament folder: the two bots, A,B")
     p.add_argument("--save", help="with a tournament folder: also write the game's trace here")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("view", help="a recorded game as one self-contained HTML page to step through")
+    p.add_argument("trace", help="a trace file written by ginbots match --trace")
+    p.add_argument("--game", type=int, help="game index in the trace (default: the first whole game)")
+    p.add_argument("-o", "--output", help="the HTML file (default: TRACE with .html)")
+    p.set_defaults(func=cmd_view)
 
     p = sub.add_parser("tune", help="tune a bot's hyperparameters with Optuna (needs the tune extra)")
     p.add_argument("bot")
