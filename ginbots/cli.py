@@ -107,6 +107,13 @@ def _add_isolation(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-dir", help="where isolated bots' stderr goes (default: TMPDIR/ginbots-logs)")
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play import play
+
+    play(args.bot, seed=args.seed, save=args.save, colour=False if args.no_colour else None, seat=args.seat)
+    return 0
+
+
 def cmd_view(args: argparse.Namespace) -> int:
     from .view import TraceProblem, view
 
@@ -342,6 +349,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pair", help="with a tournament folder: the two bots, A,B")
     p.add_argument("--save", help="with a tournament folder: also write the game's trace here")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("play", help="play a game to 100 yourself against a bot, in the terminal")
+    p.add_argument("bot", help="player spec of the opponent")
+    p.add_argument("--seed", type=int, default=0, help="deal seed (the bot's seed follows from it)")
+    p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat")
+    p.add_argument("--save", default="ginbots-play.jsonl",
+                   help="where the game is saved as a trace (for ginbots view and replay)")
+    p.add_argument("--no-colour", action="store_true", help="plain card names, no colours")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("view", help="a recorded game as one self-contained HTML page to step through")
     p.add_argument("trace", help="a trace file written by ginbots match --trace")
