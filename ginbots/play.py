@@ -62,6 +62,16 @@ class TerminalPlayer(HandTrackingPlayer):
         self.out.write(text + "\n")
         self.out.flush()
 
+    def yes_no(self, question: str, default: bool, hint: str) -> bool:
+        """A y/n answer (Enter: ``default``); anything else gets ``hint`` and the question again."""
+        while True:
+            answer = self.ask(question).lower()
+            if answer in ("y", "yes") or (not answer and default):
+                return True
+            if answer in ("n", "no") or (not answer and not default):
+                return False
+            self.say(hint)
+
     def ask(self, question: str) -> str:
         self.out.write(question + " ")
         self.out.flush()
@@ -83,13 +93,8 @@ class TerminalPlayer(HandTrackingPlayer):
 
     def wants_face_up(self, card: int) -> bool:
         self.show_hand()
-        while True:
-            answer = self.ask(f"  face-up card {self.card(card)}: take it? [y/N]").lower()
-            if answer in ("", "n", "no"):
-                return False
-            if answer in ("y", "yes"):
-                return True
-            self.say("  answer y (take it) or n (draw from the stock)")
+        return self.yes_no(f"  face-up card {self.card(card)}: take it? [y/N]", False,
+                           "  answer y (take it) or n (draw from the stock)")
 
     def report_draw(self, seat: int, card: int | None) -> None:
         super().report_draw(seat, card)
@@ -124,14 +129,10 @@ class TerminalPlayer(HandTrackingPlayer):
         deadwood = min_deadwood(self.hand)
         if deadwood > MAX_DEADWOOD:
             return None
-        melds = best_meld_set(self.hand)
-        while True:
-            answer = self.ask(f"  you may knock with deadwood {deadwood}: knock? [Y/n]").lower()
-            if answer in ("", "y", "yes"):
-                return melds
-            if answer in ("n", "no"):
-                return None
-            self.say("  answer y (knock) or n (play on)")
+        if self.yes_no(f"  you may knock with deadwood {deadwood}: knock? [Y/n]", True,
+                       "  answer y (knock) or n (play on)"):
+            return best_meld_set(self.hand)
+        return None
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
