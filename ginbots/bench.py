@@ -109,8 +109,7 @@ def bench_selfplay(hands: int = 2000, seed: int = 0) -> dict[str, Any]:
     import numpy as np
 
     from .match import derive_seed
-    from .offense import SINGLE_ROUND
-    from .selfplay import sample_deck, sample_seeds, stream_players
+    from .selfplay import play_sample
     from .selfplay.core import RESULT_NAMES, play_deals
 
     seeds = np.array([derive_seed(seed, 7, i) for i in range(hands)], dtype=np.int64)
@@ -119,9 +118,7 @@ def bench_selfplay(hands: int = 2000, seed: int = 0) -> dict[str, Any]:
     engine_rows = []
     start = time.process_time()
     for deal_seed, pair in zip(seeds.tolist(), kinds.tolist()):
-        deck, starter = sample_deck(deal_seed, 0)
-        players = stream_players(pair, sample_seeds(deal_seed, 0))
-        hand = play_game(players, seed=deal_seed, config=SINGLE_ROUND, decks=[deck], first_starter=starter).hands[0]
+        hand = play_sample(deal_seed, 0, pair)[0].hands[0]
         engine_rows.append((RESULT_NAMES.index(hand.result), hand.points, hand.turns))
     engine_s = time.process_time() - start
     rounds = 0

@@ -154,8 +154,9 @@ def _run_game(job: GameJob) -> Any:
     return _Worker.run(job)
 
 
-def _chunks(jobs: list[GameJob], size: int) -> list[list[GameJob]]:
-    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+def chunks_of(items: list[Any], size: int) -> list[list[Any]]:
+    """``items`` cut into consecutive lists of ``size`` (the last may be shorter)."""
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def lost_game(job: GameJob, lost: Lost | None, labels: dict[str, str], note: str = "") -> dict[str, Any]:
@@ -376,7 +377,7 @@ def run_match(
     """
     jobs = schedule(config)
     size = max(1, min(50, len(jobs) // (config.workers * 8) or 1))
-    chunks = _chunks(jobs, size)
+    chunks = chunks_of(jobs, size)
     bar = ProgressBar(len(jobs), "hands" if config.single_hand else "games", progress)
     results: dict[int, dict[str, Any]] = {}
     hists = {"A": LatencyHistogram(), "B": LatencyHistogram()}

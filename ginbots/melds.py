@@ -304,6 +304,15 @@ def best_meld_set(hand: int) -> tuple[int, ...]:
     return _canonical(set_melds + runs)
 
 
+def melded_and_rest(hand: int) -> tuple[tuple[int, ...], int]:
+    """(one optimal meld set, the cards it leaves): how a hand is shown, melds first."""
+    melds = best_meld_set(hand)
+    covered = 0
+    for m in melds:
+        covered |= m
+    return melds, hand & ~covered
+
+
 def deadwood_of(hand: int, melds: tuple[int, ...] | list[int]) -> int:
     """Points of the cards of ``hand`` outside ``melds`` (melds taken as given)."""
     covered = 0

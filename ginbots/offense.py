@@ -23,17 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from .engine import GameConfig, play_game
+
 from .estimators.data import KnowledgeWatcher, _freeze
 from .estimators.snapshot import snapshot_rows
 from .knowledge import Knowledge
 from .chunks import chunk_files, generate_chunks, save_chunk
-from .selfplay.stream import RESAMPLE, sample_deck, sample_seeds, stream_players
+from .selfplay.stream import RESAMPLE, SINGLE_ROUND, play_sample  # noqa: F401 (SINGLE_ROUND lived here)
 from .match import derive_seed
 from .players.baselines import RandomDiscardPlayer, SimplePlayer  # noqa: F401 (RP lived here)
 from .players.dual_inception import ESTIMATOR
 
-SINGLE_ROUND = GameConfig(time_budget=None, max_hands_per_game=1)
 
 
 class _Watcher(KnowledgeWatcher):
@@ -74,9 +73,7 @@ def record_deal(dataset: str, deal_seed: int, all_stages: bool = False, resample
     kinds = [1 if seat == rp_seat else 0 for seat in (0, 1)]
     best: tuple[float, list[Row]] | None = None
     for k in (range(samples) if sample is None else (sample,)):
-        deck, starter = sample_deck(deal_seed, k, resample)
-        seats = stream_players(kinds, sample_seeds(deal_seed, k), wrap=_Watcher)
-        result = play_game(seats, seed=deal_seed, config=SINGLE_ROUND, decks=[deck], first_starter=starter)
+        result, seats = play_sample(deal_seed, k, kinds, resample, wrap=_Watcher)
         hand = result.hands[0]
         score = [0.0, 0.0]
         if hand.winner is not None:

@@ -99,11 +99,6 @@ def _resolve(package: str, module: str | None, level: int) -> str:
     return f"{base}.{module}" if module else base
 
 
-def _module_path(name: str) -> Path | None:
-    found = _module_file(name)
-    return found[0] if found else None
-
-
 def _module_file(name: str) -> tuple[Path, Path] | None:
     """(source file, its path inside the archive) of a module: the bundle's from this install, any
     other from where Python would import it."""

@@ -14,7 +14,7 @@ import sys
 from typing import IO, Any
 
 from .cards import CARD_NAMES, MAX_DEADWOOD, cards_of, parse_card
-from .melds import best_meld_set, deadwood_after_discards, min_deadwood
+from .melds import best_meld_set, deadwood_after_discards, melded_and_rest, min_deadwood
 from .player import HandTrackingPlayer, Melds
 from .tactics import best_defence_melds
 
@@ -49,12 +49,9 @@ class TerminalPlayer(HandTrackingPlayer):
         return " ".join(self.card(c) for c in cards_of(mask))
 
     def show_hand(self) -> None:
-        melds = best_meld_set(self.hand)
-        covered = 0
-        for m in melds:
-            covered |= m
+        melds, rest_mask = melded_and_rest(self.hand)
         groups = ["[" + self.cards(m) + "]" for m in melds]
-        rest = self.cards(self.hand & ~covered)
+        rest = self.cards(rest_mask)
         self.say(f"  your hand: {' '.join(groups)}{'  ' if groups and rest else ''}{rest}"
                  f"   (deadwood {min_deadwood(self.hand)})")
 

@@ -110,6 +110,26 @@ class _Slot:
         self.next = 0
         self.killed_for: str | None = None
 
+    def handle(self, message: tuple[Any, ...], on_result: Callable[[Any, Any], None],
+               on_error: Callable[[Any, str], None] | None) -> bool:
+        """Act on one message of the worker; True when it reported a finished item."""
+        kind, *payload = message
+        if kind == "ready":
+            self.ready = True
+        elif kind == "setup-error":
+            raise SupervisorError(str(payload[0]))
+        elif kind in ("result", "item-error"):
+            item = self.task[payload[0]]  # type: ignore[index]
+            self.next = payload[0] + 1
+            if kind == "result":
+                on_result(item, payload[1])
+                return True
+            if on_error is not None:
+                on_error(item, payload[1])
+        elif kind == "done":
+            self.task = None
+        return False
+
     def kill(self, why: str | None = None) -> None:
         if why and self.killed_for is None:
             self.killed_for = why
@@ -147,12 +167,8 @@ def _drain(slots: list[_Slot], on_result: Callable[[Any, Any], None]) -> None:
     for slot in slots:
         try:
             while slot.task is not None and slot.parent.poll():
-                kind, *payload = slot.parent.recv()
-                if kind == "result":
-                    on_result(slot.task[payload[0]], payload[1])
-                elif kind == "done":
-                    slot.task = None
-        except (EOFError, OSError, KeyboardInterrupt):
+                slot.handle(slot.parent.recv(), on_result, None)
+        except (EOFError, OSError, KeyboardInterrupt, SupervisorError):
             continue
 
 
@@ -209,21 +225,8 @@ def supervise(tasks: Sequence[list[Any]], workers: int, setup: Callable[..., Non
                 if slot.parent in ready:
                     try:
                         while slot.parent.poll():
-                            kind, *payload = slot.parent.recv()
-                            if kind == "ready":
-                                slot.ready = True
-                            elif kind == "setup-error":
-                                raise SupervisorError(str(payload[0]))
-                            elif kind == "result":
+                            if slot.handle(slot.parent.recv(), on_result, on_error):
                                 deaths = 0
-                                on_result(slot.task[payload[0]], payload[1])  # type: ignore[index]
-                                slot.next = payload[0] + 1
-                            elif kind == "item-error":
-                                if on_error is not None:
-                                    on_error(slot.task[payload[0]], payload[1])  # type: ignore[index]
-                                slot.next = payload[0] + 1
-                            elif kind == "done":
-                                slot.task = None
                     except (EOFError, OSError):
                         dead = True
                 if dead or (slot.proc.sentinel in ready and not slot.proc.is_alive()):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .engine import GameConfig, play_game
-from .match import (CALL_GRACE_S, GameJob, MatchConfig, ProgressBar, derive_seed, lost_game, prepare_players,
+from .match import (CALL_GRACE_S, GameJob, chunks_of, MatchConfig, ProgressBar, derive_seed, lost_game, prepare_players,
                     schedule, summarize_game)
 from .supervisor import Lost, current_monitor, supervise
 from .ratings import bradley_terry, elo_by_rounds
@@ -184,7 +184,7 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None) -
     todo = [(p, job) for p, job in config.jobs() if (p, job.index) not in finished]
     bar = ProgressBar(len(todo), "games", progress)
     size = max(1, min(20, len(todo) // (config.workers * 8) or 1))
-    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    chunks = chunks_of(todo, size)
     with open(folder / GAMES_FILE, "a", encoding="utf-8") as out:
         def write(record: dict[str, Any]) -> None:
             out.write(json.dumps(record, separators=(",", ":")) + "\n")

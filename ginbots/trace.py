@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator
 
 from .cards import CARD_NAMES, MAX_DEADWOOD, cards_of, mask_of, parse_card
 from .engine import GameConfig, GameResult, play_game
-from .melds import best_meld_set, min_deadwood
+from .melds import melded_and_rest, min_deadwood
 from .player import Player
 
 #: Event kinds a decision is replayed from; others are checked, not replayed.
@@ -224,12 +224,9 @@ def describe_hand(record: dict[str, Any], index: int) -> str:
 
 def format_hand(hand: int) -> str:
     """Cards grouped into an optimal meld set, then deadwood: ``[AC 2C 3C] 9H KS (19)``."""
-    melds = best_meld_set(hand)
-    covered = 0
-    for m in melds:
-        covered |= m
+    melds, rest = melded_and_rest(hand)
     parts = ["[" + " ".join(CARD_NAMES[c] for c in cards_of(m)) + "]" for m in melds]
-    parts += [CARD_NAMES[c] for c in cards_of(hand & ~covered)]
+    parts += [CARD_NAMES[c] for c in cards_of(rest)]
     dw = min_deadwood(hand)
     tag = "gin" if dw == 0 else ("can knock" if dw <= MAX_DEADWOOD else "")
     return " ".join(parts) + f"  (deadwood {dw}{', ' + tag if tag else ''})"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARD_NAMES, cards_of, mask_of, parse_card
-from .melds import best_meld_set, min_deadwood
+from .melds import melded_and_rest, min_deadwood
 
 
 class TraceProblem(ValueError):
@@ -52,13 +52,9 @@ def read_games(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
 
 def _layout(hand: int) -> list[list[str]]:
     """The hand as groups of card names: each meld of one optimal meld set, then the deadwood."""
-    melds = best_meld_set(hand)
-    covered = 0
-    groups = []
-    for meld in melds:
-        groups.append([CARD_NAMES[c] for c in cards_of(meld)])
-        covered |= meld
-    rest = [CARD_NAMES[c] for c in sorted(cards_of(hand & ~covered), key=lambda c: (c % 13, c // 13))]
+    melds, rest_mask = melded_and_rest(hand)
+    groups = [[CARD_NAMES[c] for c in cards_of(meld)] for meld in melds]
+    rest = [CARD_NAMES[c] for c in sorted(cards_of(rest_mask), key=lambda c: (c % 13, c // 13))]
     return groups + ([rest] if rest else [])
 
 

@@ -166,8 +166,6 @@ def test_two_concurrent_processes_on_a_fresh_sqlite_study_propose_only_distinct_
 
 
 def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path):
-    from datetime import datetime, timedelta
-
     from ginbots.tuning.harness import recover_interrupted
 
     cfg = _cfg(tmp_path, trials=2, study="stale")
@@ -180,7 +178,6 @@ def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path)
     study, storage = load_study(cfg)  # would wait on the lock if it were not recognised as stale
     assert not lock.exists()
     trial = study.ask()  # created, then "killed" before it was tagged with its worker
-    storage.set_trial_param  # noqa: B018 - the storage API used below
     frozen = study.trials[trial.number]
     assert frozen.state == optuna.trial.TrialState.RUNNING and "worker" not in frozen.user_attrs
     import ginbots.tuning.harness as harness

@@ -8,6 +8,7 @@ agree event for event (``tests/test_selfplay.py``), so the core selects and the
 engine records.
 """
 
-from .stream import PLAYER_KINDS, StreamRandom, sample_deck, sample_seeds, stream_players
+from .stream import PLAYER_KINDS, SINGLE_ROUND, StreamRandom, play_sample, sample_deck, sample_seeds, stream_players
 
-__all__ = ["PLAYER_KINDS", "StreamRandom", "sample_deck", "sample_seeds", "stream_players"]
+__all__ = ["PLAYER_KINDS", "SINGLE_ROUND", "StreamRandom", "play_sample", "sample_deck", "sample_seeds",
+           "stream_players"]

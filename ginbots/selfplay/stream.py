@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..engine import GameConfig, GameResult, play_game
 from ..javarandom import JavaRandom, deal_order
 from ..match import _splitmix64, derive_seed
 from ..player import Player
@@ -24,6 +25,8 @@ PLAYER_KINDS: tuple[type[SimplePlayer], ...] = (SimplePlayer, RandomDiscardPlaye
 RESAMPLE = ("deck", "stock")
 #: ``derive_seed(deal_seed, k, STOCK_ROLE)`` seeds the stock reshuffle of sample ``k``.
 STOCK_ROLE = 2
+#: One hand, no clock: how the engine plays a sample.
+SINGLE_ROUND = GameConfig(time_budget=None, max_hands_per_game=1)
 
 
 class StreamRandom:
@@ -83,3 +86,12 @@ def stream_players(kinds: Sequence[int], seeds: Sequence[int], wrap: type | None
         player.rng = StreamRandom(seed)  # type: ignore[assignment]
         out.append(wrap(player) if wrap is not None else player)
     return out
+
+
+def play_sample(deal_seed: int, k: int, kinds: Sequence[int], resample: str = "deck", wrap: type | None = None
+                ) -> tuple[GameResult, list[Player]]:
+    """Sample ``k`` of a deal through the engine, as the core plays it: (result, the seated players)."""
+    deck, starter = sample_deck(deal_seed, k, resample)
+    players = stream_players(kinds, sample_seeds(deal_seed, k), wrap=wrap)
+    result = play_game(players, seed=deal_seed, config=SINGLE_ROUND, decks=[deck], first_starter=starter)
+    return result, players
