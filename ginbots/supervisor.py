@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from collections import deque
@@ -212,9 +213,15 @@ def supervise(tasks: Sequence[list[Any]], workers: int, setup: Callable[..., Non
             raise SupervisorError(f"worker processes died {deaths} times in a row without finishing anything "
                                   f"(last: {_exit_text(code)})")
 
+    # The user's Ctrl-C only raises a flag, checked between messages: an interrupt can never land inside
+    # a message being read from a worker and lose the results behind it.
+    stop = [False]
+    old_sigint = None
+    if threading.current_thread() is threading.main_thread():
+        old_sigint = signal.signal(signal.SIGINT, lambda signum, frame: stop.__setitem__(0, True))
     try:
         slots = [spawn(i) for i in range(max(1, workers))]
-        while pending or any(s.task is not None for s in slots):
+        while (pending or any(s.task is not None for s in slots)) and not stop[0]:
             for slot in slots:
                 if slot.ready and slot.task is None and pending:
                     slot.task, slot.next = pending.popleft(), 0
@@ -239,10 +246,15 @@ def supervise(tasks: Sequence[list[Any]], workers: int, setup: Callable[..., Non
                         and time.perf_counter() - slot.monitor[1] > call_limit:
                     slot.kill(f"one {ACTIONS[int(slot.monitor[2])]} call ran past {call_limit:g} s; its worker "
                               f"process was killed")
+        if stop[0]:
+            _drain(slots, on_result)
+            return True
         return False
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # not the main thread: the interrupt arrives as an exception
         _drain(slots, on_result)
         return True
     finally:
+        if old_sigint is not None:
+            signal.signal(signal.SIGINT, old_sigint)
         for slot in slots:
             slot.stop()
