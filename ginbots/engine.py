@@ -1,7 +1,8 @@
 """The reference engine: one game of Gin Rummy to 100, exactly as the EAAI engine plays it.
 
-Rules, callback order and randomness follow ``GinRummyGame`` of the EAAI
-challenge (see ``RULES.md``). Unlike the Java engine this one never crashes:
+The rules live in ``ginbots.state``; this module drives callback players over that
+state with the callback order of ``GinRummyGame`` of the EAAI challenge (see
+``RULES.md``), charging thinking time and recording traces. Unlike the Java engine this one never crashes:
 any illegal answer, exception or overrun of a player's thinking-time budget ends
 the game as a forfeit with a recorded reason, and the caller gets a result.
 """
@@ -14,25 +15,12 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, Sequence
 
-from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of, union
-from .javarandom import JavaRandom, deal_order
+from .cards import CARD_NAMES, GOAL_SCORE, cards_of
 from .player import Player
+from .rules import RULES, BadAnswer, Forfeit, as_bool, as_meld_masks, check_melds, describe_exception, lay_off, \
+    meld_lists, score_knock
+from .state import DECLARE, DISCARD, GAME_OVER, KNOCK, OFFER, GinState, HandResult, IllegalAction
 from .supervisor import ACTION_INDEX
-from .rules import (
-    RULES,
-    BadAnswer,
-    Forfeit,
-    as_bool,
-    as_card,
-    as_meld_masks,
-    check_melds,
-    describe_exception,
-    lay_off,
-    meld_lists,
-    meld_names,
-    names_of,
-    score_knock,
-)
 
 __all__ = ["GameConfig", "GameResult", "HandResult", "Forfeit", "RULES", "play_game", "lay_off", "score_knock",
            "check_melds", "as_meld_masks"]
@@ -59,24 +47,6 @@ class GameConfig:
             raise ValueError(f"time_budget must be positive or None, got {self.time_budget}")
         if self.max_turns_per_hand < 3 or self.max_hands_per_game < 1:
             raise ValueError("max_turns_per_hand must be >= 3 and max_hands_per_game >= 1")
-
-
-@dataclass(slots=True)
-class HandResult:
-    """One hand: ``result`` is knock, gin, undercut, cancelled or forfeit."""
-
-    starter: int
-    result: str
-    shuffle_seed: int | None = None
-    knocker: int | None = None
-    knocker_deadwood: int | None = None
-    opponent_deadwood: int | None = None
-    winner: int | None = None
-    points: int = 0
-    scores_after: tuple[int, int] = (0, 0)
-    draws: int = 0
-    turns: int = 0
-    note: str = ""
 
 
 @dataclass
@@ -112,6 +82,7 @@ def play_game(
     first_starter: int | None = None,
     trace: bool = False,
     monitor: Any = None,
+    observer: Any = None,
 ) -> GameResult:
     """Play one game to 100 between ``players[0]`` (seat 0) and ``players[1]``.
 
@@ -121,6 +92,8 @@ def play_game(
     rig the deal for tests. ``player_seeds`` reach each player's ``new_game``.
     ``monitor`` (a shared 3-slot array of a supervised worker) receives the
     acting seat, the call's start time and its callback while a player runs.
+    ``observer`` is called once with the ``GinState`` being played (for environments
+    that read a seat's observation from it); players never see it.
     """
     config = config or GameConfig()
     if len(players) != 2 or players[0] is players[1]:
@@ -174,22 +147,87 @@ def play_game(
     def illegal(seat: int, action: str, rule: str, detail: str) -> _GameOver:
         return _GameOver(Forfeit(seat, labels[seat], action, rule, detail))
 
-    def accept_melds(seat: int, action: str, answer: Any, hand: int) -> tuple[tuple[int, ...], int]:
-        """A declaration as meld masks plus the cards it covers, or the forfeit it earns."""
-        try:
-            melds = as_meld_masks(answer)
-        except BadAnswer as exc:
-            raise illegal(seat, action, "bad-answer-type", str(exc)) from None
-        problem = check_melds(hand, melds)
-        if problem:
-            raise illegal(seat, action, *problem)
-        return melds, union(melds)
-
     def announce_melds(seat: int, melds: tuple[int, ...], events: list[dict[str, Any]] | None) -> None:
         call(0, "report_final_melds", p0.report_final_melds, seat, melds)
         call(1, "report_final_melds", p1.report_final_melds, seat, melds)
         if events is not None:
             events.append({"e": "melds", "p": seat, "melds": meld_lists(melds)})
+
+    def rejected(seat: int, action: str, exc: IllegalAction) -> _GameOver:
+        return _GameOver(Forfeit(seat, labels[seat], action, exc.rule, exc.detail))
+
+    def play_hand(state: GinState, events: list[dict[str, Any]] | None) -> None:
+        """Run the players' callbacks over one hand of ``state`` until it ends."""
+        offer_fns = (p0.will_draw_face_up, p1.will_draw_face_up)
+        discard_fns = (p0.discard, p1.discard)
+        knock_fns = (p0.knock, p1.knock)
+        draw_reports = (p0.report_draw, p1.report_draw)
+        discard_reports = (p0.report_discard, p1.report_discard)
+        apply_offer, apply_discard, apply_knock = state.apply_offer, state.apply_discard, state.apply_knock
+        pile = state.pile
+        reported = 0
+        while True:
+            if state.draws != reported:  # a draw happened: from an offer, or forced after two passes
+                reported = state.draws
+                cur, drawn = state.current, state.last_drawn
+                call(0, "report_draw", draw_reports[0], cur, drawn if (cur == 0 or state.taken) else None)
+                call(1, "report_draw", draw_reports[1], cur, drawn if (cur == 1 or state.taken) else None)
+                if events is not None:
+                    events.append({"e": "draw", "p": cur, "card": CARD_NAMES[drawn]})
+            phase = state.phase
+            cur = state.current
+            if phase == OFFER:
+                face_up = pile[-1]
+                take = call(cur, "will_draw_face_up", offer_fns[cur], face_up)
+                times[cur].append(last)
+                if take is not True and take is not False:
+                    try:
+                        take = as_bool(take)
+                    except BadAnswer as exc:
+                        raise illegal(cur, "will_draw_face_up", "bad-answer-type", str(exc)) from None
+                if events is not None:
+                    events.append({"e": "offer", "p": cur, "card": CARD_NAMES[face_up], "take": take})
+                apply_offer(take)
+            elif phase == DISCARD:
+                card = call(cur, "discard", discard_fns[cur])
+                times[cur].append(last)
+                try:
+                    apply_discard(card)
+                except IllegalAction as exc:
+                    raise rejected(cur, "discard", exc) from None
+                card = pile[-1]
+                call(0, "report_discard", discard_reports[0], cur, card)
+                call(1, "report_discard", discard_reports[1], cur, card)
+                if events is not None:
+                    events.append({"e": "discard", "p": cur, "card": CARD_NAMES[card]})
+            elif phase == KNOCK:
+                answer = call(cur, "knock", knock_fns[cur])
+                times[cur].append(last)
+                if answer is None:
+                    apply_knock(None)
+                    continue
+                try:
+                    apply_knock(answer)
+                except IllegalAction as exc:
+                    state.hand.turns, state.hand.draws = state.turns + 1, state.draws
+                    raise rejected(cur, "knock", exc) from None
+                announce_melds(cur, state.knocker_melds, events)
+            elif phase == DECLARE:
+                declared = call(cur, "declare_melds", (p0, p1)[cur].declare_melds)
+                times[cur].append(last)
+                try:
+                    state.apply_declare(declared)
+                except IllegalAction as exc:
+                    raise rejected(cur, "declare_melds", exc) from None
+                announce_melds(cur, state.declared_melds, events)
+                for card, _, before in state.layoffs:
+                    for i, p in ((0, p0), (1, p1)):
+                        call(i, "report_layoff", p.report_layoff, cur, card, before)
+                    if events is not None:
+                        events.append({"e": "layoff", "p": cur, "card": CARD_NAMES[card],
+                                       "onto": [CARD_NAMES[c] for c in cards_of(before)]})
+            else:
+                return
 
     def on_alarm(signum: int, frame: Any) -> None:
         seat = acting
@@ -223,186 +261,48 @@ def play_game(
     if in_main and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         old_sigint = signal.signal(signal.SIGINT, on_sigint)
 
-    rng = JavaRandom(seed)
-    starter = rng.next_int(2)
-    if first_starter is not None:
-        starter = first_starter
-    scores = [0, 0]
-    hands_played: list[HandResult] = []
+    state = GinState(seed, decks=decks, first_starter=first_starter, goal_score=config.goal_score,
+                     max_turns_per_hand=config.max_turns_per_hand, max_hands_per_game=config.max_hands_per_game,
+                     deal=False)
+    if observer is not None:
+        observer(state)
     record: dict[str, Any] | None = None
     if trace:
         record = {"engine_seed": seed, "players": list(labels), "hands": []}
     forfeit = None
-    note = ""
     events: list[dict[str, Any]] | None = None
     seeds = player_seeds or (None, None)
     try:
         call(0, "new_game", p0.new_game, seeds[0])
         call(1, "new_game", p1.new_game, seeds[1])
-        offer_fns = (p0.will_draw_face_up, p1.will_draw_face_up)
-        discard_fns = (p0.discard, p1.discard)
-        knock_fns = (p0.knock, p1.knock)
-        draw_reports = (p0.report_draw, p1.report_draw)
-        discard_reports = (p0.report_discard, p1.report_discard)
-        goal = config.goal_score
-        max_turns = config.max_turns_per_hand
-        while scores[0] < goal and scores[1] < goal:
-            if len(hands_played) >= config.max_hands_per_game:
-                note = f"unfinished: {config.max_hands_per_game} hands played (max_hands_per_game)"
+        while True:
+            state.next_hand()
+            if state.phase == GAME_OVER:
                 break
-            shuffle_seed = rng.next_int()
-            if decks is not None:
-                if len(hands_played) >= len(decks):
-                    raise ValueError(f"decks holds {len(decks)} deals; hand {len(hands_played) + 1} needs another")
-                deck = list(decks[len(hands_played)])
-                if sorted(deck) != list(range(NUM_CARDS)):
-                    raise ValueError(f"deck for hand {len(hands_played) + 1} is not a permutation of 0-51")
-                shuffle_seed_used = None
-            else:
-                deck = deal_order(shuffle_seed)
-                shuffle_seed_used = shuffle_seed
-            hand_masks = [0, 0]
-            for i in range(20):
-                hand_masks[i & 1] |= 1 << deck[i]
-            events = None
             if record is not None:
                 events = []
-                hrec: dict[str, Any] = {
-                    "dealt": [[CARD_NAMES[c] for c in deck[0:20:2]], [CARD_NAMES[c] for c in deck[1:20:2]]],
-                    "upcard": CARD_NAMES[deck[20]],
-                    "starting_player": starter,
-                    "events": events,
-                }
-                if shuffle_seed_used is not None:
-                    hrec["shuffle_seed"] = shuffle_seed_used
-                else:
-                    hrec["deck"] = [CARD_NAMES[c] for c in deck]
-                record["hands"].append(hrec)
-            hand = HandResult(starter=starter, result="forfeit", shuffle_seed=shuffle_seed_used)
-            hands_played.append(hand)
-            call(0, "start_hand", p0.start_hand, 0, starter, hand_masks[0])
-            call(1, "start_hand", p1.start_hand, 1, starter, hand_masks[1])
-
-            first_up = deck[20]
-            pile = [first_up]
-            top = 21
-            cur = starter
-            turns = 0
-            draws = 0
-            knock_melds = None
-            while top < 50:  # more than two stock cards left
-                if turns >= max_turns:
-                    hand.note = f"turn cap: {max_turns} turns (max_turns_per_hand)"
-                    break
-                face_up = pile[-1]
-                take = False
-                if not (turns == 2 and face_up == first_up):
-                    take = call(cur, "will_draw_face_up", offer_fns[cur], face_up)
-                    times[cur].append(last)
-                    if take is not True and take is not False:
-                        try:
-                            take = as_bool(take)
-                        except BadAnswer as exc:
-                            raise illegal(cur, "will_draw_face_up", "bad-answer-type", str(exc)) from None
-                    if events is not None:
-                        events.append({"e": "offer", "p": cur, "card": CARD_NAMES[face_up], "take": take})
-                    if not take and turns < 2 and face_up == first_up:
-                        turns += 1
-                        cur ^= 1
-                        continue
-                if take:
-                    drawn = pile.pop()
-                else:
-                    drawn = deck[top]
-                    top += 1
-                draws += 1
-                hand_masks[cur] |= 1 << drawn
-                call(0, "report_draw", draw_reports[0], cur, drawn if (cur == 0 or take) else None)
-                call(1, "report_draw", draw_reports[1], cur, drawn if (cur == 1 or take) else None)
-                if events is not None:
-                    events.append({"e": "draw", "p": cur, "card": CARD_NAMES[drawn]})
-
-                card = call(cur, "discard", discard_fns[cur])
-                times[cur].append(last)
-                if type(card) is not int or not 0 <= card < NUM_CARDS:
-                    try:
-                        card = as_card(card)
-                    except BadAnswer as exc:
-                        raise illegal(cur, "discard", "bad-answer-type", str(exc)) from None
-                if not hand_masks[cur] >> card & 1:
-                    raise illegal(cur, "discard", "discard-not-in-hand",
-                                  f"discarded {CARD_NAMES[card]}, hand is {names_of(hand_masks[cur])}")
-                if card == face_up:
-                    raise illegal(cur, "discard", "discard-face-up",
-                                  f"discarded {CARD_NAMES[card]}, the face-up card it just took")
-                hand_masks[cur] ^= 1 << card
-                call(0, "report_discard", discard_reports[0], cur, card)
-                call(1, "report_discard", discard_reports[1], cur, card)
-                pile.append(card)
-                if events is not None:
-                    events.append({"e": "discard", "p": cur, "card": CARD_NAMES[card]})
-
-                knock_melds = call(cur, "knock", knock_fns[cur])
-                times[cur].append(last)
-                if knock_melds is not None:
-                    break
-                turns += 1
-                cur ^= 1
-            hand.turns = turns + (knock_melds is not None)
-            hand.draws = draws
-
-            if knock_melds is not None:
-                knocker, opponent = cur, cur ^ 1
-                kmelds, covered = accept_melds(knocker, "knock", knock_melds, hand_masks[knocker])
-                knocker_dw = points_of(hand_masks[knocker] & ~covered)
-                if knocker_dw > MAX_DEADWOOD:
-                    raise illegal(knocker, "knock", "knock-over-10",
-                                  f"deadwood {knocker_dw} under melds {meld_names(kmelds)}")
-                announce_melds(knocker, kmelds, events)
-                declared = call(opponent, "declare_melds", (p0, p1)[opponent].declare_melds)
-                times[opponent].append(last)
-                if declared is None:
-                    raise illegal(opponent, "declare_melds", "missing-declaration", "returned None")
-                omelds, ocovered = accept_melds(opponent, "declare_melds", declared, hand_masks[opponent])
-                announce_melds(opponent, omelds, events)
-                unmelded = hand_masks[opponent] & ~ocovered
-                if knocker_dw > 0:
-                    grown = list(kmelds)
-                    for card, _, before in lay_off(unmelded, grown):
-                        unmelded ^= 1 << card
-                        for i, p in ((0, p0), (1, p1)):
-                            call(i, "report_layoff", p.report_layoff, opponent, card, before)
-                        if events is not None:
-                            events.append({"e": "layoff", "p": opponent, "card": CARD_NAMES[card],
-                                           "onto": [CARD_NAMES[c] for c in cards_of(before)]})
-                opponent_dw = points_of(unmelded)
-                result, knocker_wins, points = score_knock(knocker_dw, opponent_dw)
-                winner = knocker if knocker_wins else opponent
-                scores[winner] += points
-                hand.result = result
-                hand.knocker = knocker
-                hand.knocker_deadwood = knocker_dw
-                hand.opponent_deadwood = opponent_dw
-                hand.winner = winner
-                hand.points = points
-                starter ^= 1
-            else:
-                hand.result = "cancelled"
-                if not hand.note:
-                    hand.note = "stock down to 2 cards"
-            hand.scores_after = (scores[0], scores[1])
+                record["hands"].append(_hand_record(state, events))
+            call(0, "start_hand", p0.start_hand, 0, state.starter, state.hands[0])
+            call(1, "start_hand", p1.start_hand, 1, state.starter, state.hands[1])
+            play_hand(state, events)
+            hand = state.hand
+            hand_masks = state.hands
             for i, p in ((0, p0), (1, p1)):
                 for j in (0, 1):
                     call(i, "report_final_hand", p.report_final_hand, j, hand_masks[j])
-            score_pair = (scores[0], scores[1])
+            score_pair = hand.scores_after
             for i, p in ((0, p0), (1, p1)):
                 call(i, "report_scores", p.report_scores, score_pair)
             if events is not None:
                 if hand.result == "cancelled":
                     events.append({"e": "cancel", "reason": hand.note})
                 events.append({"e": "scores", "scores": list(score_pair)})
+            if state.phase == GAME_OVER:
+                break
     except _GameOver as over:
         forfeit = over.forfeit
+        if state.hands_played and state.hand.result == "playing":
+            state.hand.result = "forfeit"
         if events is not None:
             events.append({"e": "forfeit", **forfeit.to_json()})
     finally:
@@ -412,12 +312,15 @@ def play_game(
         if old_sigint is not None:
             signal.signal(signal.SIGINT, old_sigint)
 
+    scores = state.scores
+    note = state.note
     if forfeit is not None:
         winner: int | None = forfeit.seat ^ 1
     elif note:
         winner = None
     else:
         winner = 0 if scores[0] >= config.goal_score else 1
+    hands_played = state.hands_played
     result = GameResult(
         seed=seed,
         winner=winner,
@@ -436,6 +339,22 @@ def play_game(
             record["note"] = note
         result.trace = record
     return result
+
+
+def _hand_record(state: GinState, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The trace entry of the hand just dealt; ``events`` fills in as it is played."""
+    deck = state.deck
+    hrec: dict[str, Any] = {
+        "dealt": [[CARD_NAMES[c] for c in deck[0:20:2]], [CARD_NAMES[c] for c in deck[1:20:2]]],
+        "upcard": CARD_NAMES[deck[20]],
+        "starting_player": state.starter,
+        "events": events,
+    }
+    if state.shuffle_seed is not None:
+        hrec["shuffle_seed"] = state.shuffle_seed
+    else:
+        hrec["deck"] = [CARD_NAMES[c] for c in deck]
+    return hrec
 
 
 def _label(player: Player) -> str:

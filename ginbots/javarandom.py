@@ -28,6 +28,12 @@ class JavaRandom:
     def set_seed(self, seed: int) -> None:
         self._state = (seed ^ _MULTIPLIER) & _MASK48
 
+    def copy(self) -> "JavaRandom":
+        """An independent generator at the same point of the sequence."""
+        other = JavaRandom.__new__(JavaRandom)
+        other._state = self._state
+        return other
+
     def next(self, bits: int) -> int:
         self._state = (self._state * _MULTIPLIER + _ADDEND) & _MASK48
         return _signed32(self._state >> (48 - bits))
