@@ -1,77 +1,83 @@
-"""The champion: determinized playouts over sampled opponent hands, with an opponent model.
+"""The champion: document 002's hand building, with knocks, draws and discards searched by playouts.
 
-Goes beyond the five documents. At each decision it samples ``samples`` opponent
-hands from an opponent-hand estimator (conditioned on every pickup, decline and
-discard seen) and a stock order for each, then plays every candidate action out
-to the end of the hand with ``ginbots.rollout`` (both seats on Simple's rule).
-The same samples serve every candidate (common random numbers), so differences
-between candidates are measured on the same deals.
+Goes beyond the five documents. Hand building is the eight-hyperparameter
+heuristic's (document 002) with the weights its tuning found; on top of it:
 
-- Discard: the ``discard_candidates`` least-deadwood legal discards are each
-  played out; when the hand left can knock, the value is the better of knocking
-  now (scored exactly on each sample, layoffs included) and playing on.
-- Knock: knocking now against playing on, on the samples of the discard just made.
-- Draw: taking the face-up card (then Simple's discard) against the stock.
-- The opponent model: the opponent's knock threshold in playouts is inferred from
-  what it showed this game: the deadwood of its knocks, and the hands it kept
-  without knocking (seen at the end of a hand). A player that waits for gin is
-  soon modelled as one, a player that knocks at once as Simple.
+- **Sampled worlds.** Each decision samples opponent hands from an opponent-hand
+  estimator (conditioned on every pickup, decline and discard seen) and, for each,
+  a stock order of the remaining cards.
+- **Playouts.** A candidate action is played out to the end of the hand on every
+  world with ``ginbots.rollout`` (both seats on Simple's rule with their own knock
+  thresholds); the same worlds serve every candidate (common random numbers) and
+  the weaker half of the candidates is dropped after each round (successive halving).
+- **Knock** (the decision that moves most points): knocking now, scored exactly on
+  each world with layoffs, against playing on.
+- **Discard / draw**: the heuristic's best candidates are played out; the search
+  overrides the heuristic only when it finds more than ``override_margin`` points.
+- **Opponent model.** The opponent's knock threshold in playouts is inferred from
+  this game: the deadwood of its knocks and the knockable hands it kept (seen at the
+  end of a hand). A player that waits for gin is soon modelled as one, a player that
+  knocks at once as Simple; no threshold is fixed for one opponent.
 
-Thinking time is metered: past ``game_budget`` seconds in a game it plays
-Simple's rule for the rest of that game, so a game never nears the challenge's
-limit even on a slow machine.
+Thinking time is metered: past ``game_budget`` seconds in a game it stops searching
+and plays the heuristic alone, so a game stays far inside the challenge's limit.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from statistics import median
 from time import perf_counter
+from typing import Callable
 
-import numpy as np
-
-from ..cards import CARD_POINTS, MAX_DEADWOOD, cards_of, points_of, union
-from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
+from ..cards import MAX_DEADWOOD, cards_of, points_of, union
 from ..estimators.snapshot import masks_of
-from ..knowledge import KnowledgePlayer
 from ..melds import best_meld_set, discard_outcomes, min_deadwood
 from ..player import Hyperparameter, Melds
-from ..rollout import joins_meld, knock_points, play_out, simple_discard
-from ..tactics import best_defence_melds, knock_melds_min_layoffs
+from ..rollout import knock_points, play_out, simple_discard
+from ..tactics import knock_melds_min_layoffs
+from .heuristic import HeuristicUtilityPlayer
+
+#: The heuristic's weights as its tuning found them (``ginbots/tuning/best/heuristic.json``, study
+#: heuristic-vs-simple, trial 24): the champion's hand building starts from them.
+TUNED_HEURISTIC = {
+    "meld_bonus": 1.050670490617736, "combination_bonus": 6.998884060300127, "deadwood_bonus": 2.554255607525298,
+    "knock_bonus": 38.577624408594815, "gin_bonus": 44.86564098755637, "opp_util_importance": 0.4884430995982074,
+    "low_card_bonus": 2.249784214415546, "emergency_booster": 3.814744207302213,
+}
+
+World = tuple[int, list[int]]
 
 
-class ChampionPlayer(KnowledgePlayer):
-    """Sampling-and-playout search with an inferred opponent knock threshold (module doc)."""
+class ChampionPlayer(HeuristicUtilityPlayer):
+    """Heuristic hand building, playout search over sampled worlds, an inferred opponent (module doc)."""
 
     name = "champion"
-    hyperparameters = (
-        Hyperparameter("rollout_knock_at", int, 6, 0, 10,
-                       doc="our own knock threshold inside playouts (the policy the search improves on)"),
+    hyperparameters = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, h.default))
+                            for h in HeuristicUtilityPlayer.hyperparameters) + (
+        Hyperparameter("rollout_knock_at", int, 0, 0, 10,
+                       doc="our knock threshold inside playouts: how we play on after declining to knock"),
         Hyperparameter("knock_margin", float, 0.0, -10.0, 10.0,
                        doc="knock only when knocking now beats playing on by more than this many points"),
         Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
                        doc="the opponent's knock threshold assumed before it has shown one"),
-        Hyperparameter("offer_min_gain", int, 0, 0, 10,
-                       doc="search an offer only when the face-up card joins a meld or lowers our deadwood "
-                           "by more than this; otherwise draw from the stock"),
-        Hyperparameter("samples", int, 96, 2, 1000, tunable=False,
-                       doc="opponent hands (each with a stock order) sampled per decision"),
-        Hyperparameter("first_round", int, 24, 1, 1000, tunable=False,
-                       doc="worlds every discard candidate is played out on before the worse half is dropped"),
-        Hyperparameter("discard_candidates", int, 4, 1, 11, tunable=False,
-                       doc="least-deadwood discards played out per discard decision"),
+        Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
+                       doc="points by which a searched discard or draw must beat the heuristic's choice"),
+        Hyperparameter("search_discards", bool, True, doc="play out the heuristic's best discards"),
+        Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
+        Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
+                       doc="sampled worlds (an opponent hand and a stock order) per searched decision"),
+        Hyperparameter("discard_candidates", int, 3, 2, 11, tunable=False,
+                       doc="the heuristic's best discards played out"),
+        Hyperparameter("first_round", int, 16, 1, 1000, tunable=False,
+                       doc="worlds every candidate is played out on before the weaker half is dropped"),
         Hyperparameter("game_budget", float, 6.0, 0.5, 9.0, tunable=False,
-                       doc="seconds of thinking per game after which it plays Simple's rule"),
-        Hyperparameter("estimator", str, "bayes", choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"),
-                       tunable=False, doc="opponent-hand estimator the hands are sampled from"),
+                       doc="seconds of thinking per game after which it plays the heuristic alone"),
     )
-
-    def weight_files(self) -> list:
-        return weight_files_for(self.params["estimator"])
 
     # --- the game and the opponent model -------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
         super().new_game(seed)
-        self.np_rng = np.random.default_rng(self.rng.getrandbits(64))
         self.thought = 0.0
         self.opp_knocks: list[int] = []     # deadwood of each opponent knock
         self.opp_declines: list[int] = []   # knockable deadwood the opponent kept without knocking
@@ -79,9 +85,7 @@ class ChampionPlayer(KnowledgePlayer):
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker: int | None = None
-        self.knocker_melds: tuple[int, ...] = ()
-        self.pending: dict[int, tuple[float, float]] = {}
-        self.samples_cache: tuple[list[int], list[list[int]]] | None = None
+        self.worlds: list[World] = []
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
@@ -102,57 +106,94 @@ class ChampionPlayer(KnowledgePlayer):
 
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
-        low = max(self.opp_knocks, default=0)
-        high = min(self.opp_declines, default=MAX_DEADWOOD + 1) - 1
         if not self.opp_knocks and not self.opp_declines:
             return self.params["opponent_knock_prior"]
-        if low <= high:
+        low = max(self.opp_knocks, default=0)
+        high = min(self.opp_declines, default=MAX_DEADWOOD + 1) - 1
+        if low <= high:  # consistent with one threshold: the most aggressive one it allows
             return min(high, MAX_DEADWOOD) if self.opp_declines else max(low, self.params["opponent_knock_prior"])
         return int(round(median(self.opp_knocks)))  # it knocks and waits by turns: its typical knock
 
-    # --- sampling ------------------------------------------------------------------------------
-    def sampled_worlds(self) -> tuple[list[int], list[list[int]]]:
+    # --- search machinery ----------------------------------------------------------------------
+    def sampled_worlds(self) -> list[World]:
         """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
         k = self.knowledge
-        estimator = shared_estimator(self.params["estimator"])
-        n = self.params["samples"]
-        opponents = [int(m) for m in masks_of(estimator.sample(k, n, self.np_rng))]
-        stocks = []
-        for opp in opponents:
+        worlds = []
+        rows = self.estimator().sample(k, self.params["worlds"], self._numpy_rng())
+        for opp in masks_of(rows):
+            opp = int(opp)
             rest = cards_of(k.unknown & ~opp)
             self.rng.shuffle(rest)
-            stocks.append(rest[:k.stock_size] if len(rest) > k.stock_size else rest)
-        return opponents, stocks
+            worlds.append((opp, rest[:k.stock_size]))
+        return worlds
+
+    def _knock_at(self) -> tuple[int, int]:
+        return self.params["rollout_knock_at"], self.opponent_knock_at()
+
+    def _race(self, options: dict[int, Callable[[World], float]], worlds: list[World]) -> dict[int, float]:
+        """Mean value of each option over the worlds it survived (successive halving); the
+        survivors of the last round were all played on every world."""
+        totals = {key: 0.0 for key in options}
+        alive = list(options)
+        done, step = 0, self.params["first_round"]
+        while True:
+            batch = worlds[done:done + step]
+            for key in alive:
+                value = options[key]
+                totals[key] += sum(value(w) for w in batch)
+            done += len(batch)
+            alive.sort(key=lambda key: -totals[key])
+            if done >= len(worlds) or len(alive) <= 2:
+                break
+            alive = alive[:max(2, (len(alive) + 1) // 2)]
+            step *= 2
+        # Finish the last two on every world, so that they are compared on the same deals.
+        for key in alive:
+            value = options[key]
+            totals[key] += sum(value(w) for w in worlds[done:])
+        return {key: totals[key] / len(worlds) for key in alive}
+
+    def _timed(self, fn: Callable[[], object]) -> object:
+        start = perf_counter()
+        try:
+            return fn()
+        finally:
+            self.thought += perf_counter() - start
 
     def _searching(self) -> bool:
         return self.thought < self.params["game_budget"]
 
     # --- decisions -----------------------------------------------------------------------------
     def wants_face_up(self, card: int) -> bool:
+        choice = super().wants_face_up(card)
+        if not self.params["search_draws"] or not self._searching():
+            return choice
+        _, after = simple_discard(self.hand | 1 << card, card)
+        if not choice and after >= min_deadwood(self.hand):
+            return False  # the card helps neither the heuristic nor our deadwood: no search
+        return bool(self._timed(lambda: self._search_draw(card, choice)))
+
+    def _search_draw(self, card: int, choice: bool) -> bool:
         hand = self.hand
-        now = min_deadwood(hand)
-        _, after_take = simple_discard(hand | 1 << card, card)
-        useful = joins_meld(card, hand) or after_take < now - self.params["offer_min_gain"]
-        if not useful:
-            return False
-        if not self._searching():
-            return joins_meld(card, hand)
-        start = perf_counter()
-        try:
-            opponents, stocks = self.sampled_worlds()
-            ks = (self.params["rollout_knock_at"], self.opponent_knock_at())
-            take = stock = 0.0
-            throw, deadwood = simple_discard(hand | 1 << card, card)
-            kept = (hand | 1 << card) ^ 1 << throw
-            for opp, order in zip(opponents, stocks):
-                take += self._after_discard(kept, deadwood, opp, order, 0, throw, ks)
-                if len(order) > 2:
-                    drawn = order[0]
-                    t, dw = simple_discard(hand | 1 << drawn)
-                    stock += self._after_discard((hand | 1 << drawn) ^ 1 << t, dw, opp, order, 1, t, ks)
-            return take > stock
-        finally:
-            self.thought += perf_counter() - start
+        ks = self._knock_at()
+        throw, after = simple_discard(hand | 1 << card, card)
+        kept = (hand | 1 << card) ^ 1 << throw
+
+        def take(world: World) -> float:
+            return self._after_discard(kept, after, world[0], world[1], 0, throw, ks)
+
+        def stock(world: World) -> float:
+            opp, order = world
+            if len(order) <= 2:
+                return 0.0
+            t, dw = simple_discard(hand | 1 << order[0])
+            return self._after_discard((hand | 1 << order[0]) ^ 1 << t, dw, opp, order, 1, t, ks)
+
+        values = self._race({1: take, 0: stock}, self.sampled_worlds())
+        searched = values[1] > values[0]
+        if searched != choice and abs(values[1] - values[0]) > self.params["override_margin"]:
+            return searched
+        return choice
 
     @staticmethod
     def _after_discard(hand: int, deadwood: int, opp: int, order: list[int], start: int, top: int,
@@ -162,45 +203,39 @@ class ChampionPlayer(KnowledgePlayer):
         return play_out(hand, opp, order, start, top, 1, ks)
 
     def discard(self) -> int:
+        self.worlds = []
+        choice = super().discard()
+        if not self.params["search_discards"] or not self._searching():
+            return choice
+        return int(self._timed(lambda: self._search_discard(choice)))
+
+    def _search_discard(self, choice: int) -> int:
         hand = self.hand
         legal = self.legal_discards()
-        options = sorted(((dw, -CARD_POINTS[c], c) for c, dw, _ in discard_outcomes(hand) if legal >> c & 1))
-        if options[0][0] == 0 or not self._searching():
-            return options[0][2]  # gin (or out of time): Simple's choice
-        start = perf_counter()
-        try:
-            return self._search_discard(hand, options[:self.params["discard_candidates"]])
-        finally:
-            self.thought += perf_counter() - start
-
-    def _search_discard(self, hand: int, candidates: list[tuple[int, int, int]]) -> int:
-        """Successive halving: every candidate is played out on the first ``first_round`` worlds,
-        then the better half goes on to twice as many, until the worlds run out or one is left."""
-        opponents, stocks = self.sampled_worlds()
-        self.samples_cache = (opponents, stocks)
-        ks = (self.params["rollout_knock_at"], self.opponent_knock_at())
+        outcomes = {c: dw for c, dw, _ in discard_outcomes(hand) if legal >> c & 1}
+        if outcomes.get(choice, 1) == 0:
+            return choice  # the heuristic keeps gin
+        holds = self.estimator().estimate(self.knowledge)
+        opponents = self.sampled_opponents(holds)
+        values = self.discard_values(list(outcomes), opponents, holds)
+        ranked = sorted(values, key=lambda c: (-values[c], c))[:self.params["discard_candidates"]]
+        if choice not in ranked:
+            ranked[-1] = choice
+        ks = self._knock_at()
         margin = self.params["knock_margin"]
-        play_on = {card: 0.0 for _, _, card in candidates}
-        knock_now = {card: 0.0 for dw, _, card in candidates if dw <= MAX_DEADWOOD}
-        alive = [card for _, _, card in candidates]
-        done, step = 0, self.params["first_round"]
-        while True:
-            batch = range(done, min(done + step, len(opponents)))
-            for card in alive:
-                kept = hand ^ 1 << card
-                play_on[card] += sum(play_out(kept, opponents[i], stocks[i], 0, card, 1, ks) for i in batch)
-                if card in knock_now:
-                    knock_now[card] += sum(knock_points(kept, opponents[i]) for i in batch)
-            done = batch.stop
-            value = {c: max(play_on[c], knock_now[c] - margin * done) if c in knock_now else play_on[c]
-                     for c in alive}
-            alive.sort(key=lambda c: -value[c])
-            if done >= len(opponents) or len(alive) == 1:
-                break
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
-            step *= 2
-        best = alive[0]
-        self.pending = {best: (knock_now[best] / done, play_on[best] / done)} if best in knock_now else {}
+
+        def option(card: int) -> Callable[[World], float]:
+            kept = hand ^ 1 << card
+            if outcomes[card] > MAX_DEADWOOD:
+                return lambda w: play_out(kept, w[0], w[1], 0, card, 1, ks)
+            return lambda w: max(play_out(kept, w[0], w[1], 0, card, 1, ks), knock_points(kept, w[0]) - margin)
+
+        worlds = self.sampled_worlds()
+        self.worlds = worlds
+        means = self._race({card: option(card) for card in ranked}, worlds)
+        best = max(means, key=lambda c: (means[c], c == choice))
+        if best != choice and means[best] - means.get(choice, -1e9) <= self.params["override_margin"]:
+            return choice
         return best
 
     def knock(self) -> Melds | None:
@@ -210,22 +245,20 @@ class ChampionPlayer(KnowledgePlayer):
             return None
         if deadwood == 0:
             return best_meld_set(hand)
-        opponents = self.samples_cache[0] if self.samples_cache else []
-        values = self.pending.get(self.knowledge.pile[-1] if self.knowledge.pile else -1)
-        if values is None:
-            if not self._searching():
-                return best_meld_set(hand)
-            start = perf_counter()
-            opponents, stocks = self.sampled_worlds()
-            ks = (self.params["rollout_knock_at"], self.opponent_knock_at())
-            top = self.knowledge.pile[-1]
-            knock_now = sum(knock_points(hand, opp) for opp in opponents) / len(opponents)
-            play_on = sum(play_out(hand, opp, order, 0, top, 1, ks) for opp, order in zip(opponents, stocks))
-            values = (knock_now, play_on / len(opponents))
-            self.thought += perf_counter() - start
-        if values[0] - self.params["knock_margin"] < values[1]:
+        if not self._searching():  # out of time: the heuristic's knock rule (document 002's modification 1)
+            return super().knock()
+        worlds = self.worlds or []
+        knock_now, play_on = self._timed(lambda: self._knock_values(hand))
+        if knock_now - self.params["knock_margin"] <= play_on:
             return None
-        return knock_melds_min_layoffs(hand, opponents[:16])
+        return knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
 
-    def declare_melds(self) -> Melds:
-        return best_defence_melds(self.hand, self.knocker_melds)
+    def _knock_values(self, hand: int) -> tuple[float, float]:
+        """Mean points of knocking now and of playing on, over this decision's worlds."""
+        if not self.worlds:
+            self.worlds = self.sampled_worlds()
+        ks = self._knock_at()
+        top = self.knowledge.pile[-1]
+        values = self._race({1: lambda w: knock_points(hand, w[0]),
+                             0: lambda w: play_out(hand, w[0], w[1], 0, top, 1, ks)}, self.worlds)
+        return values[1], values[0]
