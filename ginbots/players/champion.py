@@ -63,7 +63,9 @@ class ChampionPlayer(HeuristicUtilityPlayer):
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
                        doc="points by which a searched discard or draw must beat the heuristic's choice"),
-        Hyperparameter("search_discards", bool, True, doc="play out the heuristic's best discards"),
+        Hyperparameter("search_discards", bool, False,
+                       doc="play out the heuristic's best discards (measured weaker: Simple-rule playouts undervalue "
+                           "the heuristic's hand building)"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision"),
