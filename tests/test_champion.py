@@ -1,0 +1,80 @@
+"""The champion and its playouts: exact helpers, the opponent model, time metering, reproducibility."""
+
+import random
+
+from ginbots.cards import CARD_POINTS, MAX_DEADWOOD, mask_of, points_of, union
+from ginbots.engine import GameConfig, play_game
+from ginbots.melds import best_meld_set, discard_outcomes, min_deadwood
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.champion import ChampionPlayer
+from ginbots.rollout import knock_points, play_out, simple_discard
+from ginbots.rules import lay_off, score_knock
+
+
+def test_simple_discard_is_the_least_deadwood_costliest_card():
+    rng = random.Random(1)
+    for i in range(5000):
+        hand = mask_of(rng.sample(range(52), 11))
+        banned = rng.choice([c for c in range(52) if hand >> c & 1]) if i % 2 else -1
+        best = min((dw, -CARD_POINTS[c]) for c, dw, _ in discard_outcomes(hand) if c != banned)
+        card, deadwood = simple_discard(hand, banned)
+        assert card != banned and (deadwood, -CARD_POINTS[card]) == best
+        assert min_deadwood(hand ^ 1 << card) == deadwood
+
+
+def test_knock_points_score_as_the_engine_does():
+    rng = random.Random(2)
+    checked = 0
+    while checked < 300:
+        cards = rng.sample(range(52), 20)
+        knocker, defender = mask_of(cards[:10]), mask_of(cards[10:])
+        if min_deadwood(knocker) > MAX_DEADWOOD:
+            continue
+        melds = best_meld_set(knocker)
+        knocker_dw = points_of(knocker & ~union(melds))
+        unmelded = defender & ~union(best_meld_set(defender))
+        if knocker_dw:
+            for card, _, _ in lay_off(unmelded, list(melds)):
+                unmelded ^= 1 << card
+        _, wins, points = score_knock(knocker_dw, points_of(unmelded))
+        assert knock_points(knocker, defender) == (points if wins else -points)
+        checked += 1
+
+
+def test_play_out_ends_and_respects_the_stock_end():
+    rng = random.Random(3)
+    for _ in range(200):
+        deck = rng.sample(range(52), 52)
+        us, them = mask_of(deck[:10]), mask_of(deck[10:20])
+        result = play_out(us, them, deck[21:], 0, deck[20], 1, (10, 10))
+        assert -150 < result < 150
+    # two cards of stock left: nobody may draw, the hand is cancelled
+    deck = list(range(52))
+    assert play_out(mask_of(deck[:10]), mask_of(deck[10:20]), deck[49:51], 0, deck[48], 0, (10, 10)) == 0
+
+
+def test_opponent_model_reads_knocks_and_kept_hands():
+    bot = ChampionPlayer(seed=0)
+    bot.new_game(0)
+    assert bot.opponent_knock_at() == 10  # the prior
+    bot.opp_declines = [4, 7]
+    assert bot.opponent_knock_at() == 3   # it kept 4 points without knocking
+    bot.opp_knocks = [0, 0]
+    assert bot.opponent_knock_at() == 3
+    bot.opp_declines, bot.opp_knocks = [], [8, 6]
+    assert bot.opponent_knock_at() == 10  # knocks at 8 and 6, never waited: Simple-like
+    bot.opp_declines, bot.opp_knocks = [2], [9, 8, 7]
+    assert bot.opponent_knock_at() == 8   # inconsistent: its typical knock
+
+
+def test_champion_plays_gin_waiters_and_simple_reproducibly_within_its_budget():
+    config = GameConfig(time_budget=30.0)
+    for knock_at in (10, 0):
+        results = [play_game([ChampionPlayer(seed=7, worlds=12), SimplePlayer(seed=5, knock_at=knock_at)], seed=11,
+                             config=config) for _ in range(2)]
+        assert results[0].forfeit is None and max(results[0].scores) >= 100
+        assert results[0].scores == results[1].scores
+    cheap = ChampionPlayer(seed=1, game_budget=0.5, worlds=200)
+    result = play_game([cheap, SimplePlayer(seed=2)], seed=3, config=config)
+    assert result.forfeit is None
+    assert cheap.thought < 0.5 + 1.0  # one decision may run past the meter, never a game's worth
