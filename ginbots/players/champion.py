@@ -44,6 +44,7 @@ TUNED_HEURISTIC = {
     "meld_bonus": 1.050670490617736, "combination_bonus": 6.998884060300127, "deadwood_bonus": 2.554255607525298,
     "knock_bonus": 38.577624408594815, "gin_bonus": 44.86564098755637, "opp_util_importance": 0.4884430995982074,
     "low_card_bonus": 2.249784214415546, "emergency_booster": 3.814744207302213,
+    "draw_rule": "after-best-discard",  # the rule the study ran with
 }
 
 World = tuple[int, list[int]]

@@ -60,6 +60,10 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         Hyperparameter("stock_draws", int, 4, 0, 40, tunable=False,
                        doc="random unseen cards tried per sampled opponent hand for its stock-draw utility "
                            "(0: every unseen card, the exact expectation)"),
+        Hyperparameter("draw_rule", str, "deadwood-decreases", choices=("deadwood-decreases", "after-best-discard"),
+                       doc="draw rule 1, take the face-up card when: the hand's deadwood decreases with it "
+                           "(the document's words) or its deadwood after the best discard is lower (an earlier "
+                           "reading, which fires on about 2.5 times as many offers)"),
         Hyperparameter("estimator", str, "mlp8", choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"),
                        tunable=False, doc="opponent-hand estimator (document: the 208-500-500-52 MLP)"),
         LAYOFF_SAMPLES,
@@ -117,7 +121,11 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
     def wants_face_up(self, card: int) -> bool:
         hand = self.hand
         taken = hand | 1 << card
-        if min(dw for c, dw, _ in discard_outcomes(taken) if c != card) < min_deadwood(hand):
+        if self.params["draw_rule"] == "deadwood-decreases":
+            lowers = min_deadwood(taken) < min_deadwood(hand)  # only a card that melds can lower it
+        else:
+            lowers = min(dw for c, dw, _ in discard_outcomes(taken) if c != card) < min_deadwood(hand)
+        if lowers:
             return True
         holds, in_opp_meld = self.opponent_view()
         pile = self._pile_mask()
