@@ -192,7 +192,7 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
     history: list[dict[str, float]] = []
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / weights_file(model_name, base)
+    path = out / weights_file(model_name, dataset)  # the folder's name: variants never overwrite the base
     config = {"model": model_name, "dataset": dataset, "rows": int(len(x)), "epochs": epochs, "decay": decay_every,
               "batch": batch, "lr": lr, "seed": seed, "kept": rows, "bias": bias_init, "average": average}
     checkpoint = out / (path.name.split(".")[0] + ".checkpoint.pt")

@@ -31,6 +31,8 @@ INPUT_WIDTH = 2 * NUM_CARDS + 4
 #: The document's three architectures and the datasets they learn from.
 MODELS = ("dual-inception", "mlp", "mlp-i")
 DATASETS = ("random-256", "random-16", "simple")
+#: Weights also shipped for data drawn another way (``ginbots offense generate --resample deck``).
+VARIANT_DATASETS = ("random-256-deck",)
 #: The document's ISRU estimate (eq. 6, alpha = 1) feeds both o and the eq. 5 risk.
 ESTIMATOR = "bayes-isru"
 _LO, _HI = PAIR_LO.astype(np.int64)[:NUM_CARDS], PAIR_HI.astype(np.int64)[:NUM_CARDS]
@@ -98,7 +100,7 @@ class DualInceptionPlayer(TrackingSimplePlayer):
                            "lowest-risk card among those that lower deadwood (offence breaks ties)"),
         Hyperparameter("model", str, "dual-inception", choices=MODELS, tunable=False,
                        doc="offensive-score network: Figure 3a, or the MLP / MLP-i baselines of 3b / 3c"),
-        Hyperparameter("dataset", str, "simple", choices=DATASETS, tunable=False,
+        Hyperparameter("dataset", str, "simple", choices=DATASETS + VARIANT_DATASETS, tunable=False,
                        doc="training data of the network (document's best: Random-256; ours, at our data "
                            "sizes: Simple, see the README)"),
     )
