@@ -103,6 +103,22 @@ def _as_action(action: Any) -> int:
     raise IllegalAction("bad-answer-type", f"an action must be an int 0-{NUM_ACTIONS - 1}, got {action!r}")
 
 
+class _GameSeeds:
+    """Engine seeds for successive episodes: ``reset(seed=s)`` plays seed s, later resets s+1, s+2...
+    (from the system's entropy until a seed is given)."""
+
+    def __init__(self) -> None:
+        self.following: int | None = None
+
+    def next(self, seed: int | None) -> int:
+        if seed is not None:
+            self.following = seed
+        if self.following is None:
+            self.following = random.SystemRandom().getrandbits(62)
+        seed, self.following = self.following, self.following + 1
+        return seed
+
+
 def _check_options(reward: str, goal_score: int) -> None:
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
@@ -131,7 +147,7 @@ class GinRummyEnv(AECEnv):
         self.possible_agents = list(AGENTS)
         self._obs_space = _observation_space()
         self._act_space = spaces.Discrete(NUM_ACTIONS)
-        self._next_seed: int | None = None
+        self._seeds = _GameSeeds()
         self.state: GinState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -141,11 +157,7 @@ class GinRummyEnv(AECEnv):
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._next_seed = seed
-        if self._next_seed is None:
-            self._next_seed = random.SystemRandom().getrandbits(62)
-        game_seed, self._next_seed = self._next_seed, self._next_seed + 1
+        game_seed = self._seeds.next(seed)
         self.state = GinState(game_seed, goal_score=self.goal_score, max_turns_per_hand=self.max_turns_per_hand,
                               max_hands_per_game=self.max_hands_per_game, single_hand=self.single_hand)
         self.agents = list(AGENTS)
@@ -274,7 +286,7 @@ class GinRummyVsBot(gymnasium.Env):
         self.observation_space = _observation_space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._thread: threading.Thread | None = None
-        self._next_seed: int | None = None
+        self._seeds = _GameSeeds()
         self.state: GinState | None = None
 
     def _make_opponent(self, seed: int) -> Player:
@@ -286,11 +298,7 @@ class GinRummyVsBot(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         self._stop()
-        if seed is not None:
-            self._next_seed = seed
-        if self._next_seed is None:
-            self._next_seed = random.SystemRandom().getrandbits(62)
-        game_seed, self._next_seed = self._next_seed, self._next_seed + 1
+        game_seed = self._seeds.next(seed)
         from .engine import GameConfig, play_game
         self._requests: queue.Queue = queue.Queue()
         self._replies: queue.Queue = queue.Queue()
