@@ -121,3 +121,21 @@ def test_example_trains_and_plays_on_a_tiny_budget():
                           "--eval-games", "1"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "vs random:" in out.stdout and "vs simple:" in out.stdout
+
+
+def test_gymnasium_wrapper_reports_an_opponent_forfeit_and_ends_the_episode():
+    class Crashes(SimplePlayer):
+        def discard(self):
+            raise RuntimeError("boom")
+
+    env = GinRummyVsBot(lambda: Crashes(seed=1), reward="win")
+    obs, _ = env.reset(seed=4)
+    for _ in range(200):
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if terminated or truncated:
+            break
+    assert terminated and reward == 1.0 and info["winner"] == 0
+    assert "boom" in info["forfeit"] and "seat 1" in info["forfeit"]
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    env.close()
