@@ -83,6 +83,7 @@ def play_game(
     trace: bool = False,
     monitor: Any = None,
     observer: Any = None,
+    rules: type[GinState] = GinState,
 ) -> GameResult:
     """Play one game to 100 between ``players[0]`` (seat 0) and ``players[1]``.
 
@@ -93,7 +94,8 @@ def play_game(
     ``monitor`` (a shared 3-slot array of a supervised worker) receives the
     acting seat, the call's start time and its callback while a player runs.
     ``observer`` is called once with the ``GinState`` being played (for environments
-    that read a seat's observation from it); players never see it.
+    that read a seat's observation from it); players never see it. ``rules`` is the
+    state class: ``GinState`` (the challenge's rules) unless an experiment plays a variant.
     """
     config = config or GameConfig()
     if len(players) != 2 or players[0] is players[1]:
@@ -261,7 +263,7 @@ def play_game(
     if in_main and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         old_sigint = signal.signal(signal.SIGINT, on_sigint)
 
-    state = GinState(seed, decks=decks, first_starter=first_starter, goal_score=config.goal_score,
+    state = rules(seed, decks=decks, first_starter=first_starter, goal_score=config.goal_score,
                      max_turns_per_hand=config.max_turns_per_hand, max_hands_per_game=config.max_hands_per_game,
                      deal=False)
     if observer is not None:

@@ -95,6 +95,12 @@ class GinState:
     ``first_starter`` rig deals for tests; ``single_hand`` ends the game after one hand.
     """
 
+    #: Rule hooks a variant may override (an experiment's other rules, never the engine's default):
+    #: the stock index at which a hand ends (50: two cards left), and whether the first upcard
+    #: is offered by the challenge's protocol (declining it passes the turn on the first two turns).
+    STOCK_END = 50
+    FIRST_UPCARD_PROTOCOL = True
+
     __slots__ = ("rng", "decks", "goal_score", "max_turns", "max_hands", "single_hand", "scores", "starter",
                  "hands_played", "phase", "current", "hands", "deck", "pile", "top", "first_up", "turns",
                  "draws", "taken", "taken_face_up", "knocker_melds", "declared_melds", "layoffs", "note",
@@ -192,7 +198,8 @@ class GinState:
 
     def is_first_upcard_offer(self) -> bool:
         """Declining this offer passes the turn (the first upcard, first two turns)."""
-        return self.phase == OFFER and self.turns < 2 and self.pile[-1] == self.first_up
+        return (self.FIRST_UPCARD_PROTOCOL and self.phase == OFFER and self.turns < 2
+                and self.pile[-1] == self.first_up)
 
     def legal_actions(self) -> list[int]:
         """Integer actions allowed now (empty between hands and at the end)."""
@@ -283,7 +290,7 @@ class GinState:
                 take = as_bool(take)
             except BadAnswer as exc:
                 raise IllegalAction("bad-answer-type", str(exc)) from None
-        if not take and self.turns < 2 and self.pile[-1] == self.first_up:
+        if not take and self.is_first_upcard_offer():
             self.turns += 1
             self.current ^= 1
             self._start_turn()
@@ -375,7 +382,7 @@ class GinState:
             for card, _, _ in self.layoffs:
                 unmelded ^= 1 << card
         opponent_dw = points_of(unmelded)
-        result, knocker_wins, points = score_knock(knocker_dw, opponent_dw)
+        result, knocker_wins, points = self.score_knock(knocker_dw, opponent_dw)
         winner = seat ^ 1 if knocker_wins else seat
         self.scores[winner] += points
         record.result = result
@@ -388,14 +395,19 @@ class GinState:
 
     def _start_turn(self) -> None:
         """Begin the turn of ``current``: cancel the hand, draw without an offer, or offer."""
-        if self.top >= 50:
-            self._cancel("stock down to 2 cards")
+        if self.top >= self.STOCK_END:
+            self._cancel(f"stock down to {52 - self.STOCK_END} cards")
         elif self.turns >= self.max_turns:
             self._cancel(f"turn cap: {self.max_turns} turns (max_turns_per_hand)")
-        elif self.turns == 2 and self.pile[-1] == self.first_up:
+        elif self.FIRST_UPCARD_PROTOCOL and self.turns == 2 and self.pile[-1] == self.first_up:
             self._draw(False)  # both passed the first upcard: the starter draws from the stock
         else:
             self.phase = OFFER
+
+    @staticmethod
+    def score_knock(knocker_deadwood: int, opponent_deadwood: int) -> tuple[str, bool, int]:
+        """(result, knocker wins, points) of a knock: the challenge's scoring (``rules.score_knock``)."""
+        return score_knock(knocker_deadwood, opponent_deadwood)
 
     def _cancel(self, why: str) -> None:
         record = self.hand

@@ -173,3 +173,20 @@ def test_observation_shows_only_the_seat_view():
     assert theirs.opponent_known == 1 << card  # the only card of the taker it may know
     assert mine.opponent_known == 0
     assert theirs.stock_left == mine.stock_left == 31
+
+
+def test_rule_hooks_let_an_experiment_play_a_variant_without_touching_the_default():
+    class NoProtocol(GinState):
+        FIRST_UPCARD_PROTOCOL = False
+        STOCK_END = 51
+
+        @staticmethod
+        def score_knock(knocker_deadwood, opponent_deadwood):
+            return ("knock", True, 0) if knocker_deadwood <= opponent_deadwood else ("undercut", False, 1)
+
+    state = NoProtocol(11)
+    assert not state.is_first_upcard_offer()
+    state.apply(DRAW_STOCK)  # declining the first upcard draws from the stock at once
+    assert state.phase == DISCARD and state.draws == 1
+    assert GinState(11).is_first_upcard_offer()
+    assert GinState.score_knock(5, 5) == ("undercut", False, 25)
