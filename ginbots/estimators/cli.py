@@ -54,6 +54,56 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     e.set_defaults(func=cmd_eval)
 
 
+    c = esub.add_parser("calibrate", help="fit calibration maps on some games, score raw and calibrated "
+                                          "estimates on others (needs the sklearn extra)")
+    c.add_argument("--estimators", default="bayes,shankar-cnn,mlp8")
+    c.add_argument("--methods", default="isotonic,logistic")
+    c.add_argument("--fit-games", type=int, default=1000)
+    c.add_argument("--fit-seed", type=int, default=3031, help="games the maps are fitted on")
+    c.add_argument("--games", type=int, default=2000)
+    c.add_argument("--seed", type=int, default=2026, help="held-out games they are scored on")
+    c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--out", default="reports/calibration")
+    c.set_defaults(func=cmd_calibrate)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from .calibration import CalibratedEstimator, fit_calibration, probability_scores, unknown_pairs
+    from .data import generate, load
+    from .evaluate import evaluate
+
+    names = [n.strip() for n in args.estimators.split(",") if n.strip()]
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    snaps = {}
+    for role, games, seed in (("fit", args.fit_games, args.fit_seed), ("test", args.games, args.seed)):
+        folder = Path("data/estimators") / f"eval-seed{seed}-games{games}"
+        generate(folder, games, seed=seed, workers=args.workers)
+        snaps[role] = load(folder)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    report: dict = {"fit": f"{args.fit_games} games simple vs simple, seed {args.fit_seed}",
+                    "test": f"{args.games} games simple vs simple, seed {args.seed}", "estimators": {}}
+    for name in names:
+        base = make_estimator(name)
+        fit_p, fit_y, _ = unknown_pairs(snaps["fit"], base.raw(snaps["fit"]))
+        candidates = {name: base}
+        for method in methods:
+            calibration = fit_calibration(fit_p, fit_y, method)
+            (out / f"calibration_{name}_{method}.json").write_text(json.dumps(calibration) + "\n")
+            candidates[f"{name}+{method}"] = CalibratedEstimator(base, calibration)
+        scored = evaluate(snaps["test"], candidates)["scores"]
+        for label, est in candidates.items():
+            p, y, _ = unknown_pairs(snaps["test"], est.raw(snaps["test"]))
+            entry = probability_scores(p, y)
+            entry.update({metric: values["all"] for metric, values in scored[label].items()})
+            report["estimators"][label] = entry
+            print(f"{label:28s} brier {entry['brier']:.4f}  log loss {entry['log_loss']:.4f}  "
+                  f"mean sq diff {entry['mean_squared_difference']:.4f}  top-10 {entry['top_n_cards']:.2f}", flush=True)
+    (out / "calibration.json").write_text(json.dumps(report, indent=1) + "\n")
+    print(f"maps and report in {out}/")
+    return 0
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     from .data import generate
 
