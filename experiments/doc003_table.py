@@ -25,6 +25,8 @@ CONFIGS = [
     ("sparse sampling, depth 2, 10 samples", "planner:depth=2,samples=10", 100, 81, 2.5626),
     ("forward search, depth 1", "planner:method=forward", 100, 81, 0.0152),
     ("lookahead, 10 rollouts", "planner:method=rollout,rollouts=10", 98, 62, 0.0313),
+    ("modified MCTS, k_max 25, depth 1, 10 samples", "planner:method=mcts", 94, 61, 5.0365),
+    ("modified MCTS, k_max 25, depth 1, 20 samples", "planner:method=mcts,samples=20", 98, 65, 7.6091),
 ]
 
 

@@ -24,7 +24,7 @@ def test_reward_is_the_documents():
 GIN_WAITING = "AC 2C 3C 4H 5H 6H 7S 8S 9S KD"   # three melds + KD: TS makes a 4-run
 
 
-@pytest.mark.parametrize("method", ["sparse", "forward", "rollout"])
+@pytest.mark.parametrize("method", ["sparse", "forward", "rollout", "mcts"])
 def test_takes_a_face_up_card_that_completes_gin(method):
     p = planner(GIN_WAITING, method=method, rollouts=5)
     p.report_draw(1, None)          # not the first offer: the alternative is a stock draw
@@ -76,3 +76,17 @@ def test_planner_plays_hundreds_of_games_without_forfeit(params):
 def test_rollout_planner_plays_legal_games():
     res = play_game([PlannerPlayer(seed=1, method="rollout", rollouts=2), SimplePlayer(seed=1)], seed=1)
     assert res.forfeit is None
+
+
+def test_modified_mcts_plays_legal_reproducible_hands():
+    from ginbots.engine import GameConfig
+    from ginbots.players.baselines import GreedyPlayer
+
+    config = GameConfig(time_budget=None, max_hands_per_game=1)
+    runs = []
+    for _ in range(2):
+        bot = PlannerPlayer(seed=4, method="mcts", k_max=8, rollouts=2)
+        result = play_game([bot, GreedyPlayer(seed=5)], seed=21, config=config)
+        assert result.forfeit is None
+        runs.append((result.scores, result.hands[0].turns))
+    assert runs[0] == runs[1]

@@ -4,13 +4,16 @@ Actions are (draw from the stock or take the face-up card) x (the discard);
 the reward of the hand an action leaves is R = 4 * melds - 5 * deadwood, plus
 100 when deadwood <= 10; the opponent is modelled as acting uniformly at
 random; the unknown cards (stock and opponent's hand) are not assumed known.
-Three planners of the document share this model: sparse sampling (default,
+The document's four planners share this model: sparse sampling (default,
 depth 1, 10 samples: the document's best trade-off), forward search (every
-transition) and lookahead with rollouts.
+transition), lookahead with rollouts, and its modified Monte Carlo tree search
+(rollouts for first estimates, then UCB-chosen simulations valued by sparse
+sampling).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from ..cards import CARD_POINTS, MAX_DEADWOOD, cards_of
@@ -40,8 +43,13 @@ class PlannerPlayer(LayoffAwarePlayer):
 
     name = "planner"
     hyperparameters = (
-        Hyperparameter("method", str, "sparse", choices=("sparse", "forward", "rollout"), tunable=False,
-                       doc="sparse sampling, forward search (all transitions) or lookahead with rollouts"),
+        Hyperparameter("method", str, "sparse", choices=("sparse", "forward", "rollout", "mcts"), tunable=False,
+                       doc="sparse sampling, forward search (all transitions), lookahead with rollouts, or the "
+                           "modified MCTS"),
+        Hyperparameter("k_max", int, 25, 1, 1000, tunable=False,
+                       doc="simulations of the modified MCTS after its rollout estimates (document: 25)"),
+        Hyperparameter("ucb_c", float, 50.0, 0.0, 1000.0,
+                       doc="UCB exploration weight of the modified MCTS, in reward units (not in the document)"),
         Hyperparameter("depth", int, 1, 1, 3, tunable=False, doc="planning depth in own turns (sparse, forward)"),
         Hyperparameter("samples", int, 10, 1, 60, tunable=False,
                        doc="m: unknown cards sampled per decision (sparse sampling)"),
@@ -217,11 +225,63 @@ class PlannerPlayer(LayoffAwarePlayer):
             turn += 1
         return ret
 
+    # --- the modified MCTS ---------------------------------------------------
+    def _mcts(self, actions: dict[object, tuple[Callable[[list[int], int], tuple[int, int]],
+                                                Callable[[], tuple[int, int]]]]) -> object:
+        """The document's modified MCTS over ``actions``: key -> (rollout first step, sampler of the hand
+        the action leaves and the card it discards). Each action starts from the mean of ``rollouts``
+        rollouts; then ``k_max`` simulations each take the action of highest UCB (untried ones first),
+        value the hand it leaves by sparse sampling one turn ahead, and update that action's mean."""
+        unknown = self.knowledge.unknown
+        self._draw_pool(unknown)
+        value = {key: self._rollout_value(first, self.hand) for key, (first, _) in actions.items()}
+        visits = {key: 0 for key in actions}
+        c = self.params["ucb_c"]
+        for sim in range(1, self.params["k_max"] + 1):
+            def ucb(key: object) -> float:
+                if visits[key] == 0:
+                    return math.inf
+                return value[key] + c * math.sqrt(math.log(sim) / visits[key])
+            key = max(actions, key=ucb)
+            hand, discarded = actions[key][1]()
+            dw, melds = deadwood_and_melds(hand)
+            rest = unknown & ~hand & ~(1 << discarded)
+            sample = self.reward(dw, melds) + self._future(hand, dw, rest, 2)
+            visits[key] += 1
+            value[key] += (sample - value[key]) / (visits[key] + 1)  # the rollout estimate counts as one
+        return max(actions, key=lambda key: value[key])
+
+    def _mcts_offer(self, card: int, first_offer: bool) -> bool:
+        hand = self.hand
+        pool = cards_of(self.knowledge.unknown)
+        actions: dict[object, tuple] = {}
+        for j in cards_of(hand):
+            left = (hand | 1 << card) & ~(1 << j)
+            actions[("take", j)] = (_take_then(card, j), lambda left=left, j=j: (left, j))
+        if first_offer:
+            actions[("keep", -1)] = (_keep(card), lambda: (hand, card))
+        else:
+            for j in cards_of(hand) + [-1]:
+                def drawn(j: int = j) -> tuple[int, int]:
+                    x = self.rng.choice(pool)
+                    throw = x if j == -1 else j
+                    return (hand | 1 << x) & ~(1 << throw), throw
+                actions[("stock", j)] = (_draw_then(None if j == -1 else j), drawn)
+        return self._mcts(actions)[0] == "take"
+
+    def _mcts_discard(self, legal: int) -> int:
+        hand = self.hand
+        actions = {card: (_discard_now(card), lambda card=card: (hand & ~(1 << card), card))
+                   for card in cards_of(legal)}
+        return int(self._mcts(actions))
+
     # --- decisions -------------------------------------------------------
     def wants_face_up(self, card: int) -> bool:
         k = self.knowledge
         depth = self.params["depth"]
         first_offer = k.draws_seen == 0
+        if self.params["method"] == "mcts":
+            return self._mcts_offer(card, first_offer)
         if self.params["method"] == "rollout":
             take = max(self._rollout_value(_take_then(card, j), self.hand) for j in cards_of(self.hand))
             other = self._rollout_value(_keep(card), self.hand) if first_offer else self._rollout_stock()
@@ -238,6 +298,8 @@ class PlannerPlayer(LayoffAwarePlayer):
 
     def discard(self) -> int:
         legal = self.legal_discards()
+        if self.params["method"] == "mcts":
+            return self._mcts_discard(legal)
         k = self.knowledge
         depth = self.params["depth"]
         self._draw_pool(k.unknown)
