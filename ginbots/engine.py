@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from .cards import CARD_NAMES, GOAL_SCORE, cards_of
 from .player import Player
-from .rules import RULES, BadAnswer, Forfeit, as_bool, as_meld_masks, check_melds, describe_exception, lay_off, \
+from .rules import RULES, Forfeit, as_meld_masks, check_melds, describe_exception, lay_off, \
     meld_lists, score_knock
 from .state import DECLARE, DISCARD, GAME_OVER, KNOCK, OFFER, GinState, HandResult, IllegalAction
 from .supervisor import ACTION_INDEX
@@ -146,9 +146,6 @@ def play_game(
             raise overtime(seat, action)
         return answer
 
-    def illegal(seat: int, action: str, rule: str, detail: str) -> _GameOver:
-        return _GameOver(Forfeit(seat, labels[seat], action, rule, detail))
-
     def announce_melds(seat: int, melds: tuple[int, ...], events: list[dict[str, Any]] | None) -> None:
         call(0, "report_final_melds", p0.report_final_melds, seat, melds)
         call(1, "report_final_melds", p1.report_final_melds, seat, melds)
@@ -182,14 +179,12 @@ def play_game(
                 face_up = pile[-1]
                 take = call(cur, "will_draw_face_up", offer_fns[cur], face_up)
                 times[cur].append(last)
-                if take is not True and take is not False:
-                    try:
-                        take = as_bool(take)
-                    except BadAnswer as exc:
-                        raise illegal(cur, "will_draw_face_up", "bad-answer-type", str(exc)) from None
+                try:
+                    apply_offer(take)  # checks the answer (a bool or a numpy bool)
+                except IllegalAction as exc:
+                    raise rejected(cur, "will_draw_face_up", exc) from None
                 if events is not None:
-                    events.append({"e": "offer", "p": cur, "card": CARD_NAMES[face_up], "take": take})
-                apply_offer(take)
+                    events.append({"e": "offer", "p": cur, "card": CARD_NAMES[face_up], "take": bool(take)})
             elif phase == DISCARD:
                 card = call(cur, "discard", discard_fns[cur])
                 times[cur].append(last)

@@ -40,7 +40,6 @@ from .cards import CARD_NAMES, GOAL_SCORE, cards_of
 from .melds import best_meld_set
 from .player import HandTrackingPlayer, Player
 from .state import (
-    ACTION_NAMES,
     CONTINUE,
     GAME_OVER,
     HAND_OVER,
@@ -329,7 +328,7 @@ class GinRummyVsBot(gymnasium.Env):
         self._last = self._requests.get()
 
     def _obs(self) -> dict[str, np.ndarray]:
-        state = self._holder["state"]
+        state = self.state
         return {"observation": encode(state.observation(self.seat), self.goal_score),
                 "action_mask": legal_mask(state, self.seat) if self._last == "decide"
                 else np.zeros(NUM_ACTIONS, dtype=np.int8)}
@@ -337,7 +336,7 @@ class GinRummyVsBot(gymnasium.Env):
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         if self._last != "decide":
             raise RuntimeError("the game is over: call reset()")
-        state = self._holder["state"]
+        state = self.state
         try:
             action = _as_action(action)
         except IllegalAction:
@@ -348,8 +347,7 @@ class GinRummyVsBot(gymnasium.Env):
         if action not in legal:
             if self.illegal_penalty is not None:  # the game stays where it was; the agent is told by the reward
                 return self._obs(), float(self.illegal_penalty), False, False, {"illegal_action": action}
-            raise IllegalAction("not-legal-now", f"action {ACTION_NAMES[action] if 0 <= action < NUM_ACTIONS else action}",
-                                phase=state.phase, legal=legal)
+            raise state.not_legal(action)
         self._replies.put(action)
         self._wait()
         scores = (state.scores[0], state.scores[1])
@@ -384,7 +382,7 @@ class GinRummyVsBot(gymnasium.Env):
         self._thread = None
 
     def render(self) -> str | None:
-        return describe(self._holder.get("state")) if self.render_mode == "ansi" and self._thread else None
+        return describe(self.state) if self.render_mode == "ansi" and self._thread else None
 
     def close(self) -> None:
         self._stop()

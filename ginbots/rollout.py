@@ -9,9 +9,10 @@ planner's; the rules of record stay in ``ginbots.state``.
 
 from __future__ import annotations
 
-from .cards import CARD_POINTS, GIN_BONUS, MELD_PAIRS, points_of, union
+from .cards import CARD_POINTS, GIN_BONUS, completes_meld, points_of, union
 from .melds import best_meld_set, deadwood_and_melded, min_deadwood
-from .rules import lay_off, score_knock
+from .rules import score_knock
+from .tactics import deadwood_after_layoffs
 
 
 def knock_points(knocker: int, defender: int, knocker_melds: tuple[int, ...] | None = None) -> int:
@@ -23,11 +24,8 @@ def knock_points(knocker: int, defender: int, knocker_melds: tuple[int, ...] | N
     knocker_dw = points_of(knocker & ~union(melds))
     if knocker_dw == 0:
         return GIN_BONUS + min_deadwood(defender)
-    _, melded = deadwood_and_melded(defender)
-    unmelded = defender & ~melded
-    for card, _, _ in lay_off(unmelded, list(melds)):
-        unmelded ^= 1 << card
-    defender_dw = points_of(unmelded)
+    _, melded = deadwood_and_melded(defender)  # one optimal meld set's cards, declared as one block
+    defender_dw = deadwood_after_layoffs(defender, (melded,), melds)
     _, knocker_wins, points = score_knock(knocker_dw, defender_dw)
     return points if knocker_wins else -points
 
@@ -63,13 +61,6 @@ def simple_discard(hand: int, banned: int = -1) -> tuple[int, int]:
     return best_card, best_dw
 
 
-def joins_meld(card: int, hand: int) -> bool:
-    for pair in MELD_PAIRS[card]:
-        if hand & pair == pair:
-            return True
-    return False
-
-
 #: Turns after which a playout is scored as a cancelled hand: two Simple players can pass the
 #: same cards back and forth for ever (the engine's players avoid it with a guard playouts skip).
 MAX_PLAYOUT_TURNS = 60
@@ -89,7 +80,7 @@ def play_out(us: int, them: int, stock: list[int], start: int, top: int, mover: 
         if pos >= end:
             break
         hand = hands[mover]
-        if joins_meld(top, hand):
+        if completes_meld(top, hand):
             drawn = top
             banned = top
         else:

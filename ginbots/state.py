@@ -9,7 +9,7 @@ and search code may ``clone()`` it. Rules live here once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, points_of, union
@@ -249,8 +249,7 @@ class GinState:
         other.pile = list(self.pile)
         other.taken_face_up = list(self.taken_face_up)
         other.layoffs = list(self.layoffs)
-        other.hands_played = [HandResult(**{f: getattr(h, f) for f in HandResult.__slots__})
-                              for h in self.hands_played]
+        other.hands_played = [replace(h) for h in self.hands_played]
         return other
 
     # --- moves ------------------------------------------------------------------------------
@@ -260,7 +259,7 @@ class GinState:
         if phase == OFFER and action in (TAKE_FACE_UP, DRAW_STOCK):
             self.apply_offer(action == TAKE_FACE_UP)
         elif phase == DISCARD and type(action) is int and 0 <= action < NUM_CARDS:
-            self._checked_discard(action)
+            self._checked(self.apply_discard, action)
         elif phase == KNOCK and action == CONTINUE:
             self.apply_knock(None)
         elif phase == KNOCK and action == KNOCK_BEST:
@@ -269,17 +268,18 @@ class GinState:
             self._checked(self.apply_declare,
                           melds if melds is not None else best_meld_set(self.hands[self.current]))
         else:
-            name = ACTION_NAMES[action] if type(action) is int and 0 <= action < NUM_ACTIONS else repr(action)
-            raise IllegalAction("not-legal-now", f"action {name}", phase=phase, legal=self.legal_actions())
+            raise self.not_legal(action)
+
+    def not_legal(self, action: Any) -> IllegalAction:
+        """The error for ``action`` when it is not among the legal actions now."""
+        name = ACTION_NAMES[action] if type(action) is int and 0 <= action < NUM_ACTIONS else repr(action)
+        return IllegalAction("not-legal-now", f"action {name}", phase=self.phase, legal=self.legal_actions())
 
     def _checked(self, method: Any, *args: Any) -> None:
         try:
             method(*args)
         except IllegalAction as exc:
             raise IllegalAction(exc.rule, exc.detail, phase=self.phase, legal=self.legal_actions()) from None
-
-    def _checked_discard(self, card: int) -> None:
-        self._checked(self.apply_discard, card)
 
     def apply_offer(self, take: Any) -> None:
         """The seat to act takes the face-up card (True) or declines it (False)."""

@@ -171,15 +171,15 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         choice = super().wants_face_up(card)
         if not self.params["search_draws"] or not self._searching():
             return choice
-        _, after = simple_discard(self.hand | 1 << card, card)
+        throw, after = simple_discard(self.hand | 1 << card, card)
         if not choice and after >= min_deadwood(self.hand):
             return False  # the card helps neither the heuristic nor our deadwood: no search
-        return bool(self._timed(lambda: self._search_draw(card, choice)))
+        return bool(self._timed(lambda: self._search_draw(card, choice, throw, after)))
 
-    def _search_draw(self, card: int, choice: bool) -> bool:
+    def _search_draw(self, card: int, choice: bool, throw: int, after: int) -> bool:
+        """Taking ``card`` (then Simple's discard ``throw``, leaving ``after`` deadwood) against the stock."""
         hand = self.hand
         ks = self._knock_at()
-        throw, after = simple_discard(hand | 1 << card, card)
         kept = (hand | 1 << card) ^ 1 << throw
 
         def take(world: World) -> float:
