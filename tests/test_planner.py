@@ -90,3 +90,9 @@ def test_modified_mcts_plays_legal_reproducible_hands():
         assert result.forfeit is None
         runs.append((result.scores, result.hands[0].turns))
     assert runs[0] == runs[1]
+
+
+def test_modified_mcts_values_its_simulations_on_m_sampled_cards():
+    bot = PlannerPlayer(seed=1, method="mcts", samples=3)
+    bot._draw_pool((1 << 40) - 1)
+    assert len(bot._pool) == 3

@@ -52,7 +52,7 @@ class PlannerPlayer(LayoffAwarePlayer):
                        doc="UCB exploration weight of the modified MCTS, in reward units (not in the document)"),
         Hyperparameter("depth", int, 1, 1, 3, tunable=False, doc="planning depth in own turns (sparse, forward)"),
         Hyperparameter("samples", int, 10, 1, 60, tunable=False,
-                       doc="m: unknown cards sampled per decision (sparse sampling)"),
+                       doc="m: unknown cards sampled per decision (sparse sampling, and the MCTS's sparse values)"),
         Hyperparameter("rollouts", int, 10, 1, 200, tunable=False, doc="rollouts per action (method=rollout)"),
         Hyperparameter("discount", float, 1.0, 0.5, 1.0, doc="gamma (document: 1)"),
         Hyperparameter("meld_reward", float, 4.0, 0.0, 20.0, doc="reward per meld (document: 4)"),
@@ -87,7 +87,7 @@ class PlannerPlayer(LayoffAwarePlayer):
         pool's cards still unseen there, so all actions face the same cards.
         """
         pool = cards_of(unknown)
-        if self.params["method"] == "sparse" and len(pool) > self.params["samples"]:
+        if self.params["method"] in ("sparse", "mcts") and len(pool) > self.params["samples"]:
             pool = self.rng.sample(pool, self.params["samples"])
         self._pool = pool
 
