@@ -3,17 +3,21 @@
 Goes beyond the five documents. Hand building is the eight-hyperparameter
 heuristic's (document 002) with the weights its tuning found; on top of it:
 
-- **Sampled worlds.** Each decision samples opponent hands from an opponent-hand
-  estimator (conditioned on every pickup, decline and discard seen) and, for each,
-  a stock order of the remaining cards.
+- **Sampled worlds.** Each decision samples opponent hands and, for each, a stock
+  order of the remaining cards. The hands come from a particle filter that weighs
+  them by how well minimum-deadwood play explains the opponent's actions
+  (``ginbots.opponent_model``) while the filter trusts that model, else from the
+  opponent-hand estimator; the heuristic's own view of the opponent (its chance of
+  holding each card, its sampled hands) comes from the same source.
 - **Playouts.** A candidate action is played out to the end of the hand on every
   world with ``ginbots.rollout`` (both seats on Simple's rule with their own knock
   thresholds); the same worlds serve every candidate (common random numbers) and
   the weaker half of the candidates is dropped after each round (successive halving).
 - **Knock** (the decision that moves most points): knocking now, scored exactly on
   each world with layoffs, against playing on.
-- **Discard / draw**: the heuristic's best candidates are played out; the search
-  overrides the heuristic only when it finds more than ``override_margin`` points.
+- **Draw** (and, as an option, discard): the heuristic's choice is played out against
+  the alternative; the search overrides the heuristic only when it finds more than
+  ``override_margin`` points.
 - **Opponent model.** The opponent's knock threshold in playouts is inferred from
   this game: the deadwood of its knocks and the knockable hands it kept (seen at the
   end of a hand). A player that waits for gin is soon modelled as one, a player that
@@ -25,17 +29,21 @@ and plays the heuristic alone, so a game stays far inside the challenge's limit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from statistics import median
 from time import perf_counter
-from typing import Callable
+
+import numpy as np
 
 from ..cards import MAX_DEADWOOD, cards_of, points_of, union
 from ..estimators.snapshot import masks_of
 from ..melds import best_meld_set, discard_outcomes, min_deadwood
+from ..opponent_model import OpponentFilter
 from ..player import Hyperparameter, Melds
 from ..rollout import knock_points, play_out, simple_discard
 from ..tactics import knock_melds_min_layoffs
+from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
 
 #: The heuristic's weights as its tuning found them (``ginbots/tuning/best/heuristic.json``, study
@@ -64,9 +72,16 @@ class ChampionPlayer(HeuristicUtilityPlayer):
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
                        doc="points by which a searched discard or draw must beat the heuristic's choice"),
-        Hyperparameter("search_discards", bool, False,
-                       doc="play out the heuristic's best discards (measured weaker: Simple-rule playouts undervalue "
-                           "the heuristic's hand building)"),
+        Hyperparameter("search_discards", str, "off", choices=("off", "trusted", "always"),
+                       doc="play out the heuristic's best discards: never, only while the opponent filter is trusted, "
+                           "or always (both measured weaker than the heuristic's own discard)"),
+        Hyperparameter("opponent_filter", bool, True,
+                       doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
+                           "(ginbots.opponent_model); off: the estimator alone"),
+        Hyperparameter("filter_trust", float, 0.5, 0.0, 1.0,
+                       doc="use the filter's hands (not the estimator's) once its policy weight rho reaches this"),
+        Hyperparameter("filter_particles", int, 4000, 100, 100000, tunable=False,
+                       doc="opponent hands the filter carries"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision"),
@@ -84,11 +99,66 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         self.thought = 0.0
         self.opp_knocks: list[int] = []     # deadwood of each opponent knock
         self.opp_declines: list[int] = []   # knockable deadwood the opponent kept without knocking
+        self.rho = 0.5                      # the filter's policy weight, carried from hand to hand
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker: int | None = None
         self.worlds: list[World] = []
+        self.filter = OpponentFilter(self.params["filter_particles"], self._numpy_rng(), self.rho,
+                                     self.opponent_knock_at())
+        self.declines_seen = 0
+
+    # --- feeding the opponent filter -------------------------------------------------------------
+    def _filter_on(self) -> bool:
+        return self.params["opponent_filter"]
+
+    def _start_filter(self, exclude: int) -> None:
+        if self._filter_on() and not self.filter.started:
+            self.filter.start(self.knowledge, exclude)
+
+    def _sync_declines(self) -> None:
+        """Feed the filter the opponent's declined face-up cards the tracker has recorded since."""
+        declined = self.knowledge.opp_declined
+        while self.declines_seen < len(declined):
+            if self._filter_on():
+                self.filter.declined(declined[self.declines_seen][0], self.knowledge)
+            self.declines_seen += 1
+
+    def will_draw_face_up(self, card: int) -> bool:
+        self._start_filter(1 << card)
+        return super().will_draw_face_up(card)
+
+    def report_draw(self, seat: int, card: int | None) -> None:
+        self._start_filter(0 if card is None else 1 << card)
+        super().report_draw(seat, card)
+        self._sync_declines()
+        if seat != self.seat and self._filter_on():
+            if card is None:
+                self.filter.drew_stock(self.knowledge)
+            else:
+                self.filter.took(card, self.knowledge)
+
+    def report_discard(self, seat: int, card: int) -> None:
+        super().report_discard(seat, card)
+        if seat != self.seat and self._filter_on():
+            self.filter.discarded(card, self.knowledge)
+            self.rho = self.filter.rho
+
+    def trusts_filter(self) -> bool:
+        return self._filter_on() and self.filter.started and self.filter.rho >= self.params["filter_trust"]
+
+    def opponent_view(self) -> tuple[np.ndarray, np.ndarray]:
+        self._sync_declines()
+        if not self.trusts_filter():
+            return super().opponent_view()
+        holds = self.filter.holds(self.knowledge)
+        return holds, in_opponent_meld_probability(holds)
+
+    def sampled_opponents(self, holds: np.ndarray | None = None) -> np.ndarray:
+        if not self.trusts_filter():
+            return super().sampled_opponents(holds)
+        return np.array(self.filter.sample(self.params["samples"], self.knowledge), dtype=np.uint64)
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
@@ -115,16 +185,19 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         high = min(self.opp_declines, default=MAX_DEADWOOD + 1) - 1
         if low <= high:  # consistent with one threshold: the most aggressive one it allows
             return min(high, MAX_DEADWOOD) if self.opp_declines else max(low, self.params["opponent_knock_prior"])
-        return int(round(median(self.opp_knocks)))  # it knocks and waits by turns: its typical knock
+        return round(median(self.opp_knocks))  # it knocks and waits by turns: its typical knock
 
     # --- search machinery ----------------------------------------------------------------------
     def sampled_worlds(self) -> list[World]:
         """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
         k = self.knowledge
         worlds = []
-        rows = self.estimator().sample(k, self.params["worlds"], self._numpy_rng())
-        for opp in masks_of(rows):
-            opp = int(opp)
+        self._sync_declines()
+        if self.trusts_filter():
+            hands = self.filter.sample(self.params["worlds"], k)
+        else:
+            hands = [int(h) for h in masks_of(self.estimator().sample(k, self.params["worlds"], self._numpy_rng()))]
+        for opp in hands:
             rest = cards_of(k.unknown & ~opp)
             self.rng.shuffle(rest)
             worlds.append((opp, rest[:k.stock_size]))
@@ -208,7 +281,8 @@ class ChampionPlayer(HeuristicUtilityPlayer):
     def discard(self) -> int:
         self.worlds = []
         choice = super().discard()
-        if not self.params["search_discards"] or not self._searching():
+        mode = self.params["search_discards"]
+        if mode == "off" or (mode == "trusted" and not self.trusts_filter()) or not self._searching():
             return choice
         return int(self._timed(lambda: self._search_discard(choice)))
 
@@ -218,7 +292,7 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         outcomes = {c: dw for c, dw, _ in discard_outcomes(hand) if legal >> c & 1}
         if outcomes.get(choice, 1) == 0:
             return choice  # the heuristic keeps gin
-        holds = self.estimator().estimate(self.knowledge)
+        holds, _ = self.opponent_view()
         opponents = self.sampled_opponents(holds)
         values = self.discard_values(list(outcomes), opponents, holds)
         ranked = sorted(values, key=lambda c: (-values[c], c))[:self.params["discard_candidates"]]
@@ -250,18 +324,20 @@ class ChampionPlayer(HeuristicUtilityPlayer):
             return best_meld_set(hand)
         if not self._searching():  # out of time: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
-        worlds = self.worlds or []
-        knock_now, play_on = self._timed(lambda: self._knock_values(hand))
+        knock_now, play_on, melds = self._timed(lambda: self._knock_values(hand))
         if knock_now - self.params["knock_margin"] <= play_on:
             return None
-        return knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
+        return melds
 
-    def _knock_values(self, hand: int) -> tuple[float, float]:
-        """Mean points of knocking now and of playing on, over this decision's worlds."""
+    def _knock_values(self, hand: int) -> tuple[float, float, Melds]:
+        """Mean points of knocking now and of playing on over this decision's worlds, and the
+        meld set to knock with (the one leaving the sampled opponents fewest layoffs)."""
         if not self.worlds:
             self.worlds = self.sampled_worlds()
+        worlds = self.worlds
+        melds = knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
         ks = self._knock_at()
         top = self.knowledge.pile[-1]
-        values = self._race({1: lambda w: knock_points(hand, w[0]),
-                             0: lambda w: play_out(hand, w[0], w[1], 0, top, 1, ks)}, self.worlds)
-        return values[1], values[0]
+        values = self._race({1: lambda w: knock_points(hand, w[0], melds),
+                             0: lambda w: play_out(hand, w[0], w[1], 0, top, 1, ks)}, worlds)
+        return values[1], values[0], melds
