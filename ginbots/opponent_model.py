@@ -69,7 +69,7 @@ class OpponentFilter:
     """Weighted opponent hands for one hand of play; feed it the opponent's actions in order."""
 
     def __init__(self, count: int, rng: np.random.Generator, rho: float = 0.5, knock_at: int = 10,
-                 sweeps: int = 3) -> None:
+                 sweeps: int = 2) -> None:
         self.count = count
         self.sweeps = sweeps
         self.stale = False
@@ -85,7 +85,7 @@ class OpponentFilter:
         # Each particle's history, for rejuvenation: per event (kind, card, banned, rho) and the hands it saw.
         self.events: list[tuple[str, int, int, float]] = []
         self.history: list[np.ndarray] = []
-        self.loglik = np.zeros(0)
+        self.logmix: list[np.ndarray] = []  # per event, each hand's log-likelihood of it
         self.moves = 0
 
     @property
@@ -102,7 +102,7 @@ class OpponentFilter:
         self.hands = _BITS[pool[picks]].sum(axis=1, dtype=np.uint64) | np.uint64(knowledge.opp_known)
         self.weights = np.ones(self.count)
         self.awaiting_keep = False
-        self.events, self.history, self.loglik = [], [], np.zeros(self.count)
+        self.events, self.history, self.logmix = [], [], []
 
     def _consistent(self, knowledge: Knowledge) -> None:
         """Settle a pending no-knock, drop hands holding a card seen elsewhere; restart when none is left."""
@@ -149,7 +149,7 @@ class OpponentFilter:
         self.events.append((kind, card, banned, rho))
         self.history.append(hands.copy())
         with np.errstate(divide="ignore"):
-            self.loglik = self.loglik + np.log(mix)
+            self.logmix.append(np.log(mix))
         self._resample_if_degenerate()
 
     def _resample_if_degenerate(self) -> None:
@@ -161,34 +161,40 @@ class OpponentFilter:
         index = np.minimum(np.searchsorted(np.cumsum(w), positions), len(w) - 1)
         self.hands, self.weights = self.hands[index], np.ones(self.count)
         self.history = [h[index] for h in self.history]
-        self.loglik = self.loglik[index]
+        self.logmix = [m[index] for m in self.logmix]
         self.stale = True
 
     def rejuvenate(self, knowledge: Knowledge, sweeps: int = 1) -> None:
-        """Metropolis moves that swap one card of a hand (never one it was seen to take) for an unseen
-        card throughout its history, accepted by the likelihood of every action so far: resampling
-        copies a few hands many times, and this spreads them out again."""
+        """Metropolis moves that swap one card of each hand (never a card it was seen to take) for
+        an unseen card throughout its history, accepted by the likelihood of every action so far:
+        resampling copies a few hands many times, and this spreads them out again. Only the events
+        whose hand held the swapped card are scored again."""
         if not self.started:
             return
         known = np.uint64(knowledge.opp_known)
         unknown = np.uint64(knowledge.unknown) & ~known
         for _ in range(sweeps):
-            live = self.weights > 0
             old = _pick_bit(self.hands & ~known, self.rng)
             new = _pick_bit(unknown & ~self.hands, self.rng)
-            ok = live & (old != 0) & (new != 0)
-            if not ok.any():
-                return
-            history = [np.where(ok & ((h & old) != 0), (h & ~old) | new, h) for h in self.history]
-            loglik = np.zeros(len(self.hands))
-            for (kind, card, banned, rho), hands in zip(self.events, history):
-                policy, plain = self._policy(kind, card, banned, hands)
+            movers = (self.weights > 0) & (old != 0) & (new != 0)
+            if not movers.any():
+                break
+            delta = np.zeros(len(self.hands))
+            proposals = []
+            for (kind, card, banned, rho), hands, logmix in zip(self.events, self.history, self.logmix):
+                rows = np.flatnonzero(movers & ((hands & old) != 0))
+                swapped = (hands[rows] & ~old[rows]) | new[rows]
+                policy, plain = self._policy(kind, card, banned, swapped)
                 with np.errstate(divide="ignore"):
-                    loglik += np.log(rho * policy + (1 - rho) * plain)
-            accept = ok & (np.log(self.rng.random(len(ok))) < loglik - self.loglik)
+                    value = np.log(rho * policy + (1 - rho) * plain)
+                delta[rows] += value - logmix[rows]
+                proposals.append((rows, swapped, value))
+            accept = movers & (np.log(self.rng.random(len(movers))) < delta)
+            for (rows, swapped, value), hands, logmix in zip(proposals, self.history, self.logmix):
+                keep = accept[rows]
+                hands[rows[keep]] = swapped[keep]
+                logmix[rows[keep]] = value[keep]
             self.hands = np.where(accept, (self.hands & ~old) | new, self.hands)
-            self.history = [np.where(accept, h, g) for h, g in zip(history, self.history)]
-            self.loglik = np.where(accept, loglik, self.loglik)
             self.moves += int(accept.sum())
         self.stale = False
 

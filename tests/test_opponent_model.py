@@ -130,10 +130,17 @@ def test_filter_is_reproducible_and_rejuvenation_keeps_every_hand_possible():
     assert a.rhos == b.rhos and np.array_equal(a.filter.hands, b.filter.hands)
     f = a.filter
     allowed = np.uint64(a.knowledge.unknown | a.knowledge.opp_known)
+    f.hands[1:] = f.hands[0]  # as after a resampling that copied one hand
+    f.history = [np.full_like(h, h[0]) for h in f.history]
+    f.logmix = [np.full_like(m, m[0]) for m in f.logmix]
+    f.weights[:] = 1.0
     before = f.hands.copy()
     f.rejuvenate(a.knowledge, sweeps=3)
     live = f.weights > 0
     assert ((f.hands[live] & ~allowed) == 0).all()
     assert all(int(h).bit_count() == 10 for h in f.hands)
     assert f.moves > 0 and not np.array_equal(before, f.hands)
-    assert np.isfinite(f.loglik[live]).all()
+    # Each live hand's recorded log-likelihoods are those of its (possibly moved) history.
+    for (kind, card, banned, rho), hands, logmix in zip(f.events, f.history, f.logmix):
+        policy, plain = f._policy(kind, card, banned, hands[live])
+        assert np.allclose(np.log(rho * policy + (1 - rho) * plain), logmix[live])

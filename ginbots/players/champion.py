@@ -39,10 +39,10 @@ import numpy as np
 from ..cards import MAX_DEADWOOD, cards_of, points_of, union
 from ..estimators.snapshot import masks_of
 from ..melds import best_meld_set, discard_outcomes, min_deadwood
-from ..opponent_model import OpponentFilter
 from ..player import Hyperparameter, Melds
 from ..rollout import knock_points, play_out, simple_discard
 from ..tactics import knock_melds_min_layoffs
+from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
 
@@ -58,7 +58,7 @@ TUNED_HEURISTIC = {
 World = tuple[int, list[int]]
 
 
-class ChampionPlayer(HeuristicUtilityPlayer):
+class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     """Heuristic hand building, playout search over sampled worlds, an inferred opponent (module doc)."""
 
     name = "champion"
@@ -78,10 +78,7 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         Hyperparameter("opponent_filter", bool, True,
                        doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
                            "(ginbots.opponent_model); off: the estimator alone"),
-        Hyperparameter("filter_trust", float, 0.5, 0.0, 1.0,
-                       doc="use the filter's hands (not the estimator's) once its policy weight rho reaches this"),
-        Hyperparameter("filter_particles", int, 4000, 100, 100000, tunable=False,
-                       doc="opponent hands the filter carries"),
+        *FILTER_HYPERPARAMETERS,
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision"),
@@ -99,66 +96,39 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         self.thought = 0.0
         self.opp_knocks: list[int] = []     # deadwood of each opponent knock
         self.opp_declines: list[int] = []   # knockable deadwood the opponent kept without knocking
-        self.rho = 0.5                      # the filter's policy weight, carried from hand to hand
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker: int | None = None
         self.worlds: list[World] = []
-        self.filter = OpponentFilter(self.params["filter_particles"], self._numpy_rng(), self.rho,
-                                     self.opponent_knock_at())
-        self.declines_seen = 0
 
-    # --- feeding the opponent filter -------------------------------------------------------------
-    def _filter_on(self) -> bool:
+    # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
+    def filter_enabled(self) -> bool:
         return self.params["opponent_filter"]
 
-    def _start_filter(self, exclude: int) -> None:
-        if self._filter_on() and not self.filter.started:
-            self.filter.start(self.knowledge, exclude)
+    def filter_knock_at(self) -> int:
+        return self.opponent_knock_at()
 
-    def _sync_declines(self) -> None:
-        """Feed the filter the opponent's declined face-up cards the tracker has recorded since."""
-        declined = self.knowledge.opp_declined
-        while self.declines_seen < len(declined):
-            if self._filter_on():
-                self.filter.declined(declined[self.declines_seen][0], self.knowledge)
-            self.declines_seen += 1
+    def filter_holds(self) -> np.ndarray:
+        if not self._searching():
+            self.filter.sweeps = 0  # out of time: the filter keeps weighing hands but stops moving them
+        return self._timed(super().filter_holds)
 
-    def will_draw_face_up(self, card: int) -> bool:
-        self._start_filter(1 << card)
-        return super().will_draw_face_up(card)
-
-    def report_draw(self, seat: int, card: int | None) -> None:
-        self._start_filter(0 if card is None else 1 << card)
-        super().report_draw(seat, card)
-        self._sync_declines()
-        if seat != self.seat and self._filter_on():
-            if card is None:
-                self.filter.drew_stock(self.knowledge)
-            else:
-                self.filter.took(card, self.knowledge)
-
-    def report_discard(self, seat: int, card: int) -> None:
-        super().report_discard(seat, card)
-        if seat != self.seat and self._filter_on():
-            self.filter.discarded(card, self.knowledge)
-            self.rho = self.filter.rho
-
-    def trusts_filter(self) -> bool:
-        return self._filter_on() and self.filter.started and self.filter.rho >= self.params["filter_trust"]
+    def filter_sample(self, count: int) -> list[int]:
+        if not self._searching():
+            self.filter.sweeps = 0
+        return self._timed(lambda: super(ChampionPlayer, self).filter_sample(count))
 
     def opponent_view(self) -> tuple[np.ndarray, np.ndarray]:
-        self._sync_declines()
         if not self.trusts_filter():
             return super().opponent_view()
-        holds = self.filter.holds(self.knowledge)
+        holds = self.filter_holds()
         return holds, in_opponent_meld_probability(holds)
 
     def sampled_opponents(self, holds: np.ndarray | None = None) -> np.ndarray:
         if not self.trusts_filter():
             return super().sampled_opponents(holds)
-        return np.array(self.filter.sample(self.params["samples"], self.knowledge), dtype=np.uint64)
+        return np.array(self.filter_sample(self.params["samples"]), dtype=np.uint64)
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
@@ -192,9 +162,8 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
         k = self.knowledge
         worlds = []
-        self._sync_declines()
         if self.trusts_filter():
-            hands = self.filter.sample(self.params["worlds"], k)
+            hands = self.filter_sample(self.params["worlds"])
         else:
             hands = [int(h) for h in masks_of(self.estimator().sample(k, self.params["worlds"], self._numpy_rng()))]
         for opp in hands:
@@ -230,11 +199,16 @@ class ChampionPlayer(HeuristicUtilityPlayer):
         return {key: totals[key] / len(worlds) for key in alive}
 
     def _timed(self, fn: Callable[[], object]) -> object:
+        """Run ``fn``, adding its time to this game's thinking (once, however deeply nested)."""
+        if getattr(self, "_clock_running", False):
+            return fn()
+        self._clock_running = True
         start = perf_counter()
         try:
             return fn()
         finally:
             self.thought += perf_counter() - start
+            self._clock_running = False
 
     def _searching(self) -> bool:
         return self.thought < self.params["game_budget"]

@@ -2,7 +2,8 @@
 
 Among the ``top_k`` (3) safest discards, by the eq. 5 discard risk of the
 opponent-hand estimate (default: the Shankar CNN), discard the one that leaves
-the least deadwood; draw and knock as Simple does.  Candidates are the cards
+the least deadwood; draw and knock as Simple does. Not in the document: ``opponent_filter=true`` takes the
+risk from the opponent filter (``ginbots.opponent_model``) while it trusts its model.  Candidates are the cards
 whose discard lowers deadwood (the document's "decreases deadwood"), so a
 safe but melded card is never thrown.
 """
@@ -15,9 +16,10 @@ from ..estimators.risk import discard_risk
 from ..melds import deadwood_after_discards, lowering_discards
 from ..player import Hyperparameter
 from .baselines import TrackingSimplePlayer
+from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 
 
-class SafeDiscarderPlayer(TrackingSimplePlayer):
+class SafeDiscarderPlayer(FilteringPlayer, TrackingSimplePlayer):
     """Simple, discarding the least-deadwood card among the ``top_k`` safest (document 001)."""
 
     name = "safe"
@@ -26,7 +28,14 @@ class SafeDiscarderPlayer(TrackingSimplePlayer):
         Hyperparameter("estimator", str, "shankar-cnn",
                        choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
                        doc="opponent-hand estimator behind the risk (document: the Shankar CNN)"),
+        Hyperparameter("opponent_filter", bool, False,
+                       doc="not in the document: take the risk from the opponent filter (ginbots.opponent_model) "
+                           "while it trusts its model of the opponent, else from the estimator"),
+        *FILTER_HYPERPARAMETERS,
     )
+
+    def filter_enabled(self) -> bool:
+        return self.params["opponent_filter"]
 
     def estimator(self) -> Estimator:
         return shared_estimator(self.params["estimator"])
@@ -35,7 +44,8 @@ class SafeDiscarderPlayer(TrackingSimplePlayer):
         return weight_files_for(self.params["estimator"])
 
     def discard(self) -> int:
-        risk = discard_risk(self.estimator().estimate(self.knowledge))
+        holds = self.filter_holds() if self.trusts_filter() else self.estimator().estimate(self.knowledge)
+        risk = discard_risk(holds)
         legal = self.legal_discards()
         # Only cards whose discard lowers deadwood compete (a melded card is never "safe" to break up);
         # a hand with none (every card melded) chooses among all.
