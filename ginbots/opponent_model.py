@@ -33,6 +33,9 @@ RHO_MIN, RHO_MAX = 0.02, 0.98
 #: Share of actions the minimum-deadwood model leaves to chance (ties it cannot see, a rule it lacks,
 #: too few particles near the truth): one unexplained action divides the odds by about 1 / this, not 0.
 SLIP = 0.05
+#: Events after which a hand's history is too long to rescore at every move (a move costs time in
+#: proportion to it): the filter keeps weighing hands but stops moving them. Hands rarely pass 40.
+MAX_MOVE_EVENTS = 80
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint64)
 _POINTS = np.array(CARD_POINTS, dtype=np.int64)
@@ -169,7 +172,8 @@ class OpponentFilter:
         an unseen card throughout its history, accepted by the likelihood of every action so far:
         resampling copies a few hands many times, and this spreads them out again. Only the events
         whose hand held the swapped card are scored again."""
-        if not self.started:
+        if not self.started or len(self.events) > MAX_MOVE_EVENTS:
+            self.stale = False
             return
         known = np.uint64(knowledge.opp_known)
         unknown = np.uint64(knowledge.unknown) & ~known

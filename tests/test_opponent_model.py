@@ -144,3 +144,20 @@ def test_filter_is_reproducible_and_rejuvenation_keeps_every_hand_possible():
     for (kind, card, banned, rho), hands, logmix in zip(f.events, f.history, f.logmix):
         policy, plain = f._policy(kind, card, banned, hands[live])
         assert np.allclose(np.log(rho * policy + (1 - rho) * plain), logmix[live])
+
+
+def test_moves_stop_on_very_long_hands():
+    """A hostile opponent can stretch a hand for hundreds of turns; moves rescore the whole history,
+    so past MAX_MOVE_EVENTS the filter stops moving hands instead of slowing every decision."""
+    from ginbots.knowledge import Knowledge
+    from ginbots.opponent_model import MAX_MOVE_EVENTS
+
+    knowledge = Knowledge(0, 0, mask_of(range(10)))
+    f = OpponentFilter(200, np.random.default_rng(0))
+    f.start(knowledge)
+    for _ in range(MAX_MOVE_EVENTS + 1):
+        f.declined(51, knowledge)  # cheap events, enough of them
+    f.stale = True
+    before = f.hands.copy()
+    f.rejuvenate(knowledge, sweeps=2)
+    assert np.array_equal(before, f.hands) and f.moves == 0 and not f.stale
