@@ -15,6 +15,7 @@ from .cards import mask_of
 from .engine import GameConfig, play_game
 from .melds import min_deadwood
 from .players.baselines import SimplePlayer
+from .stats import nearest_rank
 
 
 def random_hands(size: int, count: int, seed: int = 0) -> list[int]:
@@ -93,9 +94,8 @@ def bench_decisions(spec: str, hands: int = 200, seed: int = 0) -> dict[str, Any
 def _quantiles_ms(values: list[float]) -> dict[str, float]:
     if not values:
         return {"p50_ms": 0.0, "p99_ms": 0.0, "decisions": 0}
-    ordered = sorted(values)
-    at = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e3  # noqa: E731
-    return {"p50_ms": at(0.5), "p99_ms": at(0.99), "decisions": len(ordered)}
+    return {"p50_ms": nearest_rank(values, 0.5) * 1e3, "p99_ms": nearest_rank(values, 0.99) * 1e3,
+            "decisions": len(values)}
 
 
 def bench_selfplay(hands: int = 2000, seed: int = 0) -> dict[str, Any]:

@@ -17,8 +17,8 @@ from typing import Any, Callable
 from .engine import GameConfig, GameResult, play_game
 from .registry import PlayerSpec
 from .rules import Forfeit
+from .stats import LatencyHistogram, nearest_rank, wilson
 from .supervisor import Lost, current_monitor, supervise
-from .stats import LatencyHistogram, wilson
 
 _MASK64 = (1 << 64) - 1
 
@@ -220,7 +220,7 @@ class MatchReport:
             "decision_ms": {"p50": hist.quantile(0.5) * 1e3, "p99": hist.quantile(0.99) * 1e3,
                             "max": hist.max * 1e3, "decisions": hist.total},
             "think_s_per_game": (sum(g["think_s"][role] for g in self.games) / len(self.games)) if self.games else 0.0,
-            "think_s_per_game_p99": _quantile([g["think_s"][role] for g in self.games], 0.99),
+            "think_s_per_game_p99": nearest_rank([g["think_s"][role] for g in self.games], 0.99),
             "think_s_per_game_max": max((g["think_s"][role] for g in self.games), default=0.0),
         }
 
@@ -429,11 +429,3 @@ CALL_GRACE_S = 2.0
 def write_json(report: MatchReport, path: str | os.PathLike[str]) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(report.to_json(), fh, indent=2)
-
-
-def _quantile(values: list[float], q: float) -> float:
-    """The ``q`` quantile of ``values`` (nearest rank), 0.0 for none."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]

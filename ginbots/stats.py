@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
 
 
@@ -87,3 +88,12 @@ class LatencyHistogram:
         hist.total = int(data["total"])  # type: ignore[arg-type]
         hist.max = float(data["max"])  # type: ignore[arg-type]
         return hist
+
+
+def nearest_rank(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` by the nearest-rank rule (the smallest value with at least
+    a share ``q`` of the values at or below it), 0.0 for none: one rule for every reported p50 / p99."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]

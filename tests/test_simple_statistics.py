@@ -24,3 +24,12 @@ def test_simple_vs_simple_matches_the_java_engine_figures():
     assert 0.01 <= rates["gin"] <= 0.035
     assert rates["cancelled"] <= 0.006
     assert rates["forfeit"] == 0
+
+
+def test_nearest_rank_quantiles():
+    from ginbots.stats import nearest_rank
+
+    values = list(range(1, 101))  # 1..100
+    assert nearest_rank(values, 0.5) == 50 and nearest_rank(values, 0.99) == 99 and nearest_rank(values, 1.0) == 100
+    assert nearest_rank([3.0], 0.99) == 3.0 and nearest_rank([], 0.5) == 0.0
+    assert nearest_rank([5, 1, 4, 2, 3], 0.5) == 3  # order does not matter
