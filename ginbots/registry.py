@@ -33,6 +33,7 @@ BUILTIN_PLAYERS = {
     "safe": "ginbots.players.safe:SafeDiscarderPlayer",
     "heuristic": "ginbots.players.heuristic:HeuristicUtilityPlayer",
     "dual-inception": "ginbots.players.dual_inception:DualInceptionPlayer",
+    "champion": "ginbots.players.champion:ChampionPlayer",
 }
 
 #: Where ``NAME:tuned`` looks for ``NAME.json``: the parameters the package ships.

@@ -37,3 +37,15 @@ def test_entry_point_bots_are_listed_and_playable(tmp_path, monkeypatch, capsys)
     assert main(["match", "cautious", "simple", "--games", "6", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "cautious vs simple: 6 games" in out and "forfeits: none" in out
+
+
+def test_every_bundle_entry_point_is_a_builtin():
+    """A submission archive runs without the installed distribution's metadata, so each player the
+    package declares must also be in BUILTIN_PLAYERS (the champion once was not, and its archive failed)."""
+    from importlib import metadata
+
+    from ginbots.registry import BUILTIN_PLAYERS, ENTRY_POINT_GROUP
+
+    declared = {ep.name: ep.value for ep in metadata.distribution("ginbots").entry_points
+                if ep.group == ENTRY_POINT_GROUP}
+    assert declared == BUILTIN_PLAYERS
