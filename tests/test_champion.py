@@ -78,3 +78,15 @@ def test_champion_plays_gin_waiters_and_simple_reproducibly_within_its_budget():
     result = play_game([cheap, SimplePlayer(seed=2)], seed=3, config=config)
     assert result.forfeit is None
     assert cheap.thought < 0.5 + 1.0  # one decision may run past the meter, never a game's worth
+
+
+def test_champion_with_the_opponent_filter_plays_reproducibly():
+    def play():
+        bot = ChampionPlayer(seed=4, worlds=12, opponent_filter=True, filter_particles=300)
+        result = play_game([bot, SimplePlayer(seed=6)], seed=13,
+                           config=GameConfig(time_budget=30.0, max_hands_per_game=2))
+        return result, bot
+
+    (first, bot), (second, _) = play(), play()
+    assert first.forfeit is None and first.scores == second.scores
+    assert bot.filter.started and 0.0 < bot.rho < 1.0

@@ -4,11 +4,12 @@ Goes beyond the five documents. Hand building is the eight-hyperparameter
 heuristic's (document 002) with the weights its tuning found; on top of it:
 
 - **Sampled worlds.** Each decision samples opponent hands and, for each, a stock
-  order of the remaining cards. The hands come from a particle filter that weighs
-  them by how well minimum-deadwood play explains the opponent's actions
-  (``ginbots.opponent_model``) while the filter trusts that model, else from the
-  opponent-hand estimator; the heuristic's own view of the opponent (its chance of
-  holding each card, its sampled hands) comes from the same source.
+  order of the remaining cards. The hands come from the opponent-hand estimator,
+  or, with ``opponent_filter=true``, from a particle filter that weighs them by how
+  well minimum-deadwood play explains the opponent's actions
+  (``ginbots.opponent_model``) while the filter trusts that model; the heuristic's
+  own view of the opponent (its chance of holding each card, its sampled hands)
+  comes from the same source.
 - **Playouts.** A candidate action is played out to the end of the hand on every
   world with ``ginbots.rollout`` (both seats on Simple's rule with their own knock
   thresholds); the same worlds serve every candidate (common random numbers) and
@@ -75,9 +76,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         Hyperparameter("search_discards", str, "off", choices=("off", "trusted", "always"),
                        doc="play out the heuristic's best discards: never, only while the opponent filter is trusted, "
                            "or always (both measured weaker than the heuristic's own discard)"),
-        Hyperparameter("opponent_filter", bool, True,
+        Hyperparameter("opponent_filter", bool, False,
                        doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
-                           "(ginbots.opponent_model); off: the estimator alone"),
+                           "(ginbots.opponent_model): better against Simple, worse against the tuned heuristic "
+                           "and about 3x the thinking; off: the estimator alone"),
         *FILTER_HYPERPARAMETERS,
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
