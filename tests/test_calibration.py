@@ -62,3 +62,35 @@ def test_bad_calibration_files_are_named(tmp_path):
         load_calibration(bad)
     with pytest.raises(ValueError, match="method must be one of"):
         fit_calibration(np.array([0.1, 0.9]), np.array([0.0, 1.0]), "platt")
+
+
+@pytest.mark.parametrize("name", ["shankar-cnn+isotonic", "mlp8+logistic", "bayes+isotonic"])
+def test_shipped_calibrated_estimators_load_by_name_and_apply_their_map(name):
+    from ginbots.estimators import calibration_file, make_estimator, weight_files_for
+    from ginbots.estimators.weights import find_weights
+    from ginbots.knowledge import Knowledge
+
+    estimator = make_estimator(name)
+    base = make_estimator(name.partition("+")[0])
+    knowledge = Knowledge(0, 0, 0b1111111111)
+    knowledge.offered(20)
+    raw, calibrated = base.raw_one(knowledge), estimator.raw_one(knowledge)
+    unknown = [c for c in range(52) if knowledge.unknown >> c & 1]
+    expected = apply_calibration(load_calibration(find_weights(calibration_file(name))), raw[unknown])
+    assert np.allclose(calibrated[unknown], expected, atol=1e-6)
+    assert calibrated[:10].tolist() == [0.0] * 10  # our own cards stay pinned
+    assert {p.name for p in weight_files_for(name)} >= {calibration_file(name)}
+
+
+def test_a_tampered_shipped_map_is_refused(tmp_path, monkeypatch):
+    import shutil
+
+    from ginbots.estimators import calibration_file, make_estimator
+    from ginbots.estimators.weights import WeightsError, find_weights
+
+    for name in ("mlp8.onnx", "mlp8.card.json", calibration_file("mlp8+logistic"), "calibration_mlp8_logistic.card.json"):
+        shutil.copy(find_weights(name), tmp_path / name)
+    (tmp_path / calibration_file("mlp8+logistic")).write_text('{"method": "logistic", "slope": 9, "intercept": 0}')
+    monkeypatch.setenv("GINBOTS_WEIGHTS", str(tmp_path))
+    with pytest.raises(WeightsError, match="calibration_mlp8_logistic.json"):
+        make_estimator("mlp8+logistic")

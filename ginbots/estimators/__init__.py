@@ -11,7 +11,16 @@ if TYPE_CHECKING:
     from .base import Estimator
 
 #: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
-ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "ensemble")
+#: Estimators whose outputs ship with fitted calibration maps: ``NAME+isotonic`` / ``NAME+logistic``.
+CALIBRATED = ("shankar-cnn", "mlp8", "bayes")
+ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "ensemble") \
+    + tuple(f"{name}+{method}" for name in CALIBRATED for method in ("isotonic", "logistic"))
+
+
+def calibration_file(name: str) -> str:
+    """The shipped map of a calibrated estimator name (``mlp8+isotonic`` -> ``calibration_mlp8_isotonic.json``)."""
+    base, _, method = name.partition("+")
+    return f"calibration_{base}_{method}.json"
 BAYES_FILE = "bayes_tables.npz"
 
 
@@ -34,6 +43,13 @@ def make_estimator(name: str) -> "Estimator":
         return nets.MLP8Estimator()
     if name == "ensemble":
         return ensemble.EnsembleEstimator.load()
+    if name in ESTIMATOR_NAMES and "+" in name:
+        from .calibration import CalibratedEstimator, load_calibration
+        from .weights import check_weights
+
+        path = find_weights(calibration_file(name))
+        check_weights(path)
+        return CalibratedEstimator(make_estimator(name.partition("+")[0]), load_calibration(path))
     raise ValueError(f"no estimator named {name!r}; choose from {', '.join(ESTIMATOR_NAMES)}")
 
 
@@ -52,6 +68,9 @@ def weight_files_for(name: str) -> list:
 
     if name in ("uniform", "omniscient"):
         return []
+    if name in ESTIMATOR_NAMES and "+" in name:
+        path = find_weights(calibration_file(name))
+        return weight_files_for(name.partition("+")[0]) + [path, card_path(path)]
     if name in NET_FILES or name in ("bayes", "bayes-isru"):
         path = find_weights(NET_FILES.get(name, BAYES_FILE))
         return [path, card_path(path)]
