@@ -168,3 +168,15 @@ def test_a_bot_importing_what_the_archive_cannot_carry_is_refused(tmp_path, monk
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PackageError, match="imports scipy"):
         build_package("needy", out_dir=tmp_path / "dist")
+
+
+def test_no_bundle_bot_pulls_a_training_dependency_into_its_archive():
+    """Play-time code imports only numpy and onnxruntime; the calibration maps' fitting half (scikit-learn)
+    once leaked into every estimator-using bot's closure and broke their archives."""
+    from ginbots.package import module_closure, outside_imports
+    from ginbots.registry import BUILTIN_PLAYERS
+
+    for target in BUILTIN_PLAYERS.values():
+        modules = module_closure(target.partition(":")[0])
+        assert outside_imports(modules) == [], target
+        assert "ginbots.estimators.calibration" not in modules, target

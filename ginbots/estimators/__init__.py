@@ -44,7 +44,7 @@ def make_estimator(name: str) -> "Estimator":
     if name == "ensemble":
         return ensemble.EnsembleEstimator.load()
     if name in ESTIMATOR_NAMES and "+" in name:
-        from .calibration import CalibratedEstimator, load_calibration
+        from .calibrated import CalibratedEstimator, load_calibration
         from .weights import check_weights
 
         path = find_weights(calibration_file(name))

@@ -5,22 +5,25 @@ An estimator says, per unknown card, how likely the opponent is to hold it; whet
 (extra ``sklearn``): isotonic regression, or a logistic fit on the estimate's logit,
 of the true holding on the raw estimate over the unknown cards of held-out games.
 The fitted map is stored as plain numbers (isotonic: its breakpoints; logistic: two
-coefficients), so a ``CalibratedEstimator`` plays with numpy alone.
+coefficients), so a ``CalibratedEstimator`` (``ginbots.estimators.calibrated``) plays
+with numpy alone.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .base import Estimator
-from .snapshot import Snapshot, bits, with_known_cards
-
-METHODS = ("isotonic", "logistic")
-_EPS = 1e-6
+from .calibrated import (  # noqa: F401 (the play-time half, re-exported for the fitting code's users)
+    _EPS,
+    METHODS,
+    CalibratedEstimator,
+    _logit,
+    apply_calibration,
+    load_calibration,
+)
+from .snapshot import Snapshot, bits
 
 
 def unknown_pairs(snap: Snapshot, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -59,45 +62,3 @@ def fit_calibration(p: np.ndarray, y: np.ndarray, method: str) -> dict[str, Any]
         model = LogisticRegression(C=1e6).fit(logit, y)
         return {"method": method, "slope": float(model.coef_[0, 0]), "intercept": float(model.intercept_[0])}
     raise ValueError(f"calibration method must be one of {METHODS}, got {method!r}")
-
-
-def _logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(p, _EPS, 1 - _EPS)
-    return np.log(p / (1 - p))
-
-
-def apply_calibration(calibration: dict[str, Any], p: np.ndarray) -> np.ndarray:
-    """The map applied to raw estimates (any shape); numpy only."""
-    if calibration["method"] == "isotonic":
-        return np.interp(p, calibration["x"], calibration["y"]).astype(np.float32)
-    if calibration["method"] == "logistic":
-        z = calibration["slope"] * _logit(p) + calibration["intercept"]
-        return (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
-    raise ValueError(f"unknown calibration method {calibration.get('method')!r}")
-
-
-def load_calibration(path: str | Path) -> dict[str, Any]:
-    """A stored map, checked: a clear error names the file and what is wrong."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"calibration file {path}: cannot be read as JSON ({exc})") from None
-    method = data.get("method") if isinstance(data, dict) else None
-    ok = (method == "isotonic" and isinstance(data.get("x"), list) and len(data["x"]) == len(data.get("y", []))
-          and len(data["x"]) >= 1) or \
-         (method == "logistic" and all(isinstance(data.get(k), (int, float)) for k in ("slope", "intercept")))
-    if not ok:
-        raise ValueError(f"calibration file {path}: not an isotonic (x, y) or logistic (slope, intercept) map")
-    return data
-
-
-class CalibratedEstimator(Estimator):
-    """Another estimator's raw outputs passed through a calibration map (known cards stay pinned)."""
-
-    def __init__(self, base: Estimator, calibration: dict[str, Any]) -> None:
-        self.base = base
-        self.calibration = calibration
-        self.name = f"{base.name}+{calibration['method']}"
-
-    def raw(self, snap: Snapshot) -> np.ndarray:
-        return with_known_cards(snap, apply_calibration(self.calibration, self.base.raw(snap)))
