@@ -84,7 +84,6 @@ class OpponentFilter:
         self.pending: int | None = None      # the face-up card the opponent took this turn, if it took one
         self.stock_draw = False
         self.awaiting_keep = False  # after a discard, until the opponent is seen not to knock
-        self.resets = 0
         # Each particle's history, for rejuvenation: per event (kind, card, banned, rho) and the hands it saw.
         self.events: list[tuple[str, int, int, float]] = []
         self.history: list[np.ndarray] = []
@@ -112,12 +111,15 @@ class OpponentFilter:
         if self.awaiting_keep:  # the opponent discarded and did not knock
             self.awaiting_keep = False
             self._observe("keep", -1, -1, self.hands)
-        allowed = np.uint64(knowledge.unknown | knowledge.opp_known)
-        self.weights[(self.hands & ~allowed) != 0] = 0.0
+        self._drop_seen(knowledge)
         if not self.weights.any():
-            self.resets += 1
             self.start(knowledge)
             self.pending, self.stock_draw = None, False
+
+    def _drop_seen(self, knowledge: Knowledge) -> None:
+        """Zero the weight of every hand holding a card the opponent cannot hold any more."""
+        allowed = np.uint64(knowledge.unknown | knowledge.opp_known)
+        self.weights[(self.hands & ~allowed) != 0] = 0.0
 
     def _policy(self, kind: str, card: int, banned: int, hands: np.ndarray) -> tuple[np.ndarray, float]:
         """(chance under minimum-deadwood play of the action seen, for each hand; its chance under
@@ -230,8 +232,7 @@ class OpponentFilter:
         self.hands = np.where(_has(self.hands, card), self.hands & ~bit, self.hands)
         self.pending, self.stock_draw = None, False
         self.awaiting_keep = True  # settled as a "keep" event once it is seen not to knock
-        allowed = np.uint64(knowledge.unknown | knowledge.opp_known)
-        self.weights[(self.hands & ~allowed) != 0] = 0.0
+        self._drop_seen(knowledge)
 
     def _draw_from_stock(self, card: int, knowledge: Knowledge) -> None:
         """Give every hand the card it drew: the thrown card where it did not hold it (weighted by
@@ -278,6 +279,3 @@ class OpponentFilter:
     def _refresh(self, knowledge: Knowledge) -> None:
         if self.stale and self.sweeps:
             self.rejuvenate(knowledge, self.sweeps)
-
-    def distinct(self) -> int:
-        return len(np.unique(self.hands[self.weights > 0]))

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .base import Estimator
 
-#: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
 #: Estimators whose outputs ship with fitted calibration maps: ``NAME+isotonic`` / ``NAME+logistic``.
 CALIBRATED = ("shankar-cnn", "mlp8", "bayes")
+#: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
 ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "ensemble") \
     + tuple(f"{name}+{method}" for name in CALIBRATED for method in ("isotonic", "logistic"))
 
@@ -21,6 +21,8 @@ def calibration_file(name: str) -> str:
     """The shipped map of a calibrated estimator name (``mlp8+isotonic`` -> ``calibration_mlp8_isotonic.json``)."""
     base, _, method = name.partition("+")
     return f"calibration_{base}_{method}.json"
+
+
 BAYES_FILE = "bayes_tables.npz"
 
 

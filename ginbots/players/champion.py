@@ -111,15 +111,17 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def filter_knock_at(self) -> int:
         return self.opponent_knock_at()
 
-    def filter_holds(self) -> np.ndarray:
-        if not self._searching():
-            self.filter.sweeps = 0  # out of time: the filter keeps weighing hands but stops moving them
-        return self._timed(super().filter_holds)
-
-    def filter_sample(self, count: int) -> list[int]:
+    def _read_filter(self, read: Callable[[], object]) -> object:
+        """A metered read of the filter; out of time, it keeps weighing hands but stops moving them."""
         if not self._searching():
             self.filter.sweeps = 0
-        return self._timed(lambda: super(ChampionPlayer, self).filter_sample(count))
+        return self._timed(read)
+
+    def filter_holds(self) -> np.ndarray:
+        return self._read_filter(super().filter_holds)
+
+    def filter_sample(self, count: int) -> list[int]:
+        return self._read_filter(lambda: super(ChampionPlayer, self).filter_sample(count))
 
     def opponent_view(self) -> tuple[np.ndarray, np.ndarray]:
         if not self.trusts_filter():
