@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 #: Estimators whose outputs ship with fitted calibration maps: ``NAME+isotonic`` / ``NAME+logistic``.
 CALIBRATED = ("shankar-cnn", "mlp8", "bayes")
 #: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
-ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "ensemble") \
+ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "gbt",
+                   "ensemble") \
     + tuple(f"{name}+{method}" for name in CALIBRATED for method in ("isotonic", "logistic"))
 
 
@@ -43,6 +44,10 @@ def make_estimator(name: str) -> "Estimator":
         return nets.SimpleNNEstimator()
     if name == "mlp8":
         return nets.MLP8Estimator()
+    if name == "gbt":
+        from .tabular import TreeEstimator
+
+        return TreeEstimator()
     if name == "ensemble":
         return ensemble.EnsembleEstimator.load()
     if name in ESTIMATOR_NAMES and "+" in name:
@@ -73,8 +78,10 @@ def weight_files_for(name: str) -> list:
     if name in ESTIMATOR_NAMES and "+" in name:
         path = find_weights(calibration_file(name))
         return weight_files_for(name.partition("+")[0]) + [path, card_path(path)]
-    if name in NET_FILES or name in ("bayes", "bayes-isru"):
-        path = find_weights(NET_FILES.get(name, BAYES_FILE))
+    if name in NET_FILES or name in ("bayes", "bayes-isru", "gbt"):
+        from .tabular import GBT_FILE
+
+        path = find_weights(NET_FILES.get(name, GBT_FILE if name == "gbt" else BAYES_FILE))
         return [path, card_path(path)]
     if name == "ensemble":
         path = find_weights("ensemble.json")

@@ -11,7 +11,7 @@ from pathlib import Path
 from . import BAYES_FILE, ESTIMATOR_NAMES, make_estimator
 
 DEFAULT_DATA = "data/estimators/simple"
-LEARNED = ["bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8"]
+LEARNED = ["bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "gbt"]
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -43,6 +43,17 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--out", default="weights")
     t.set_defaults(func=cmd_train)
+
+    r = esub.add_parser("trees", help="fit the gradient-boosted-trees estimator (gbt) and export it to ONNX "
+                                      "(needs the sklearn extra)")
+    r.add_argument("--data", default=DEFAULT_DATA, help="a folder of chunks, or of chunk folders")
+    r.add_argument("--examples", type=int, default=600_000, help="card examples sampled for fitting")
+    r.add_argument("--trees", type=int, default=200)
+    r.add_argument("--depth", type=int, default=4)
+    r.add_argument("--learning-rate", type=float, default=0.1)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out", default="weights")
+    r.set_defaults(func=cmd_trees)
 
     e = esub.add_parser("eval", help="score estimators per turn with document 001's five metrics")
     e.add_argument("--games", type=int, default=2000)
@@ -170,6 +181,32 @@ def cmd_train(args: argparse.Namespace) -> int:
                              generations=args.generations, seed=args.seed, data_source=_source(args.data))
         print(f"  {card['file']}: {card['parameters']:,} parameters, validation {card['validation']}")
     return 0
+
+
+def cmd_trees(args: argparse.Namespace) -> int:
+    try:
+        from .tabular_fit import fit_trees
+    except ImportError as exc:
+        print(f"ginbots estimators trees: needs scikit-learn and skl2onnx: pip install 'ginbots[sklearn]' ({exc})",
+              file=sys.stderr)
+        return 2
+    from .data import load
+    from .snapshot import split_by_episode
+
+    train, val = split_by_episode(load(args.data), seed=args.seed)
+    print(f"fitting gbt on {len(train):,} rows, validating on {len(val):,}", flush=True)
+    card = fit_trees(train, val, args.out, examples=args.examples, trees=args.trees, depth=args.depth,
+                     learning_rate=args.learning_rate, seed=args.seed, data_source=_pool_source(args.data))
+    print(f"  {card['file']}: {card['parameters']:,} tree nodes, validation {card['validation']}")
+    return 0
+
+
+def _pool_source(data: str) -> str:
+    """``_source`` of a chunk folder, or of each chunk folder inside it."""
+    subfolders = sorted(p for p in Path(data).iterdir() if p.is_dir()) if Path(data).is_dir() else []
+    if (Path(data) / "source.json").exists() or not subfolders:
+        return _source(data)
+    return "; ".join(_source(str(p)) for p in subfolders)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

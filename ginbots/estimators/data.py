@@ -162,9 +162,9 @@ def generate(out_dir: str | Path, games: int, *, players: tuple[str, str] = ("si
 
 
 def load(paths: list[Path] | str | Path) -> Snapshot:
-    """Every row of the given chunk files (or of every chunk in a folder)."""
+    """Every row of the given chunk files (or of every chunk in a folder, or in each of its subfolders)."""
     if isinstance(paths, (str, Path)):
-        paths = chunk_files(paths)
+        paths = chunk_files(paths) or sorted(Path(paths).glob("*/chunk_*.npz"))
     if not paths:
         raise FileNotFoundError("no data chunks found; run `ginbots estimators generate` first")
     parts = []

@@ -61,3 +61,13 @@ METRICS = {
     "top_n_cards": (top_n_cards, False),
     "drift_area": (drift_area, True),
 }
+
+
+def card_accuracy_precision(p: np.ndarray, truth: np.ndarray, threshold: float = 0.5) -> tuple[float, float]:
+    """Document 002's two scores, pooled over all 52 cards of every row: the share of
+    cards called right at ``threshold``, and the share of cards called held that are."""
+    called = p >= threshold
+    held = truth > 0
+    accuracy = float((called == held).mean())
+    precision = float((called & held).sum() / max(1, called.sum()))
+    return accuracy, precision

@@ -157,3 +157,12 @@ def sample_hands(probs: np.ndarray, snap_row: Snapshot, count: int, rng: np.rand
     rows = np.repeat(np.arange(count), need)
     hands[rows, pool[chosen.ravel()]] = True
     return hands
+
+
+def split_by_episode(snap: Snapshot, validation: float = 0.1, seed: int = 0) -> tuple[Snapshot, Snapshot]:
+    """Train/validation rows split by whole episodes (no hand leaks across the split)."""
+    episodes = np.unique(snap.episode)
+    rng = np.random.default_rng(seed)
+    held_out = set(rng.choice(episodes, size=max(1, int(len(episodes) * validation)), replace=False).tolist())
+    is_val = np.isin(snap.episode, list(held_out))
+    return snap.select(~is_val), snap.select(is_val)

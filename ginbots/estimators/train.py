@@ -20,7 +20,7 @@ from .. import __version__
 from .features import mlp8_input, shankar_input, simple_nn_input
 from .metrics import mean_squared_difference, top_n_cards
 from .nets import NET_FILES, run_in_sequence
-from .snapshot import Snapshot, bits, with_known_cards
+from .snapshot import Snapshot, bits, split_by_episode, with_known_cards  # noqa: F401 (split re-exported)
 from .weights import sha256_of
 
 try:
@@ -161,12 +161,3 @@ def train_network(name: str, train: Snapshot, val: Snapshot, out_dir: str | Path
     }
     (out / (path.name.split(".")[0] + ".card.json")).write_text(json.dumps(card, indent=2) + "\n")
     return card
-
-
-def split_by_episode(snap: Snapshot, validation: float = 0.1, seed: int = 0) -> tuple[Snapshot, Snapshot]:
-    """Train/validation rows split by whole episodes (no hand leaks across the split)."""
-    episodes = np.unique(snap.episode)
-    rng = np.random.default_rng(seed)
-    held_out = set(rng.choice(episodes, size=max(1, int(len(episodes) * validation)), replace=False).tolist())
-    is_val = np.isin(snap.episode, list(held_out))
-    return snap.select(~is_val), snap.select(is_val)

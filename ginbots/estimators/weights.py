@@ -116,7 +116,7 @@ def check_weights(path: str | Path) -> dict[str, Any]:
 class OnnxNet:
     """A checked ONNX network run by onnxruntime on the CPU, one thread, batched calls."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, output: str | None = None) -> None:
         import onnxruntime as ort
 
         self.path = Path(path)
@@ -129,6 +129,10 @@ class OnnxNet:
         except Exception as exc:  # onnxruntime raises its own types; name the file and the cause
             raise WeightsError(f"weights file {self.path} could not be loaded by onnxruntime: {exc}") from None
         self.input_name = self.session.get_inputs()[0].name
+        names = [o.name for o in self.session.get_outputs()]
+        if output is not None and output not in names:
+            raise WeightsError(f"weights file {self.path} has no output named {output!r} (it has {', '.join(names)})")
+        self.outputs = [output or names[0]]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        return self.session.run(None, {self.input_name: np.ascontiguousarray(x, dtype=np.float32)})[0]
+        return self.session.run(self.outputs, {self.input_name: np.ascontiguousarray(x, dtype=np.float32)})[0]
