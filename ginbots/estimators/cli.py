@@ -197,7 +197,7 @@ def cmd_trees(args: argparse.Namespace) -> int:
     print(f"fitting gbt on {len(train):,} rows, validating on {len(val):,}", flush=True)
     card = fit_trees(train, val, args.out, examples=args.examples, trees=args.trees, depth=args.depth,
                      learning_rate=args.learning_rate, seed=args.seed, data_source=_pool_source(args.data))
-    print(f"  {card['file']}: {card['parameters']:,} tree nodes, validation {card['validation']}")
+    print(f"  {args.out}/gbt.onnx: {card['parameters']:,} tree nodes, validation {card['validation']}")
     return 0
 
 

@@ -51,8 +51,11 @@ def fit_trees(train: Snapshot, val: Snapshot, out_dir: str | Path, *, examples: 
 
     from .calibration import probability_scores, unknown_pairs
 
-    x, y = training_pairs(train)
     rng = np.random.default_rng(seed)
+    train_rows = len(train)
+    if len(train) > examples // 4:  # about 30 unknown cards a row: bound the feature array's memory first
+        train = train.select(np.sort(rng.choice(len(train), size=examples // 4, replace=False)))
+    x, y = training_pairs(train)
     if len(x) > examples:
         keep = np.sort(rng.choice(len(x), size=examples, replace=False))
         x, y = x[keep], y[keep]
@@ -71,7 +74,7 @@ def fit_trees(train: Snapshot, val: Snapshot, out_dir: str | Path, *, examples: 
             "features": list(FEATURE_NAMES),
             "feature_importances": {n: round(float(v), 4) for n, v in
                                     sorted(zip(FEATURE_NAMES, model.feature_importances_), key=lambda kv: -kv[1])},
-            "data": {"source": data_source, "train_rows": len(train), "validation_rows": len(val),
+            "data": {"source": data_source, "train_rows": train_rows, "rows_sampled": len(train), "validation_rows": len(val),
                      "card_examples": len(x), "held_fraction": round(float(y.mean()), 4)},
             "training": {"library": "scikit-learn + skl2onnx", "learning_rate": learning_rate,
                          "subsample": subsample, "seed": seed, "seconds": round(seconds, 1),
