@@ -67,6 +67,22 @@ def test_opponent_model_reads_knocks_and_kept_hands():
     assert bot.opponent_knock_at() == 8   # inconsistent: its typical knock
 
 
+def test_knock_learning_marks_knocks_down_by_this_games_errors():
+    bot = ChampionPlayer(seed=0, knock_learning=2.0)
+    bot.new_game(0)
+    bot.start_hand(1, 0, mask_of(range(10)))  # we sit in seat 1
+    assert bot.knock_correction() == 0.0
+    bot.report_scores((0, 0))
+    bot.pending_knock = 18.0           # we knocked expecting +18 ...
+    bot.report_scores((27, 0))         # ... and the opponent scored 27 (an undercut)
+    assert bot.knock_errors == [45.0] and bot.pending_knock is None
+    assert bot.knock_correction() == 15.0  # 45 over 1 knock + 2 pseudo-knocks
+    bot.report_scores((27, 9))         # a hand we did not knock: nothing learned
+    assert bot.knock_errors == [45.0]
+    bot.new_game(1)
+    assert bot.knock_correction() == 0.0 and bot.last_scores == (0, 0)
+
+
 def test_champion_plays_gin_waiters_and_simple_reproducibly_within_its_budget():
     config = GameConfig(time_budget=30.0)
     for knock_at in (10, 0):

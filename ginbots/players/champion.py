@@ -69,6 +69,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="our knock threshold inside playouts: how we play on after declining to knock"),
         Hyperparameter("knock_margin", float, 0.0, -10.0, 10.0,
                        doc="knock only when knocking now beats playing on by more than this many points"),
+        Hyperparameter("knock_learning", float, 0.0, 0.0, 20.0,
+                       doc="learn from this game's own knocks: knocking now is marked down by the mean of "
+                           "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
+                           "this many knocks had erred by 0; 0: off"),
         Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
@@ -98,11 +102,15 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.thought = 0.0
         self.opp_knocks: list[int] = []     # deadwood of each opponent knock
         self.opp_declines: list[int] = []   # knockable deadwood the opponent kept without knocking
+        self.knock_errors: list[float] = []  # predicted minus realised points of our searched knocks
+        self.last_scores = (0, 0)
+        self.pending_knock: float | None = None
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker: int | None = None
         self.worlds: list[World] = []
+        self.pending_knock = None
 
     # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
     def filter_enabled(self) -> bool:
@@ -150,6 +158,24 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             deadwood = min_deadwood(hand)
             if deadwood <= MAX_DEADWOOD:
                 self.opp_declines.append(deadwood)
+
+    def report_scores(self, scores: tuple[int, int]) -> None:
+        super().report_scores(scores)
+        ours = scores[self.seat] - self.last_scores[self.seat]
+        theirs = scores[1 - self.seat] - self.last_scores[1 - self.seat]
+        self.last_scores = tuple(scores)
+        if self.pending_knock is not None:
+            self.knock_errors.append(self.pending_knock - (ours - theirs))
+            self.pending_knock = None
+
+    def knock_correction(self) -> float:
+        """How many points this game's searched knocks have overrated knocking, shrunk toward 0:
+        the worlds are drawn from an estimator fitted on other players, and an opponent that
+        keeps low hands (and undercuts) shows itself here first."""
+        shrink = self.params["knock_learning"]
+        if shrink <= 0 or not self.knock_errors:
+            return 0.0
+        return sum(self.knock_errors) / (len(self.knock_errors) + shrink)
 
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
@@ -303,8 +329,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if not self._searching():  # out of time: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
         knock_now, play_on, melds = self._timed(lambda: self._knock_values(hand))
-        if knock_now - self.params["knock_margin"] <= play_on:
+        if knock_now - self.knock_correction() - self.params["knock_margin"] <= play_on:
             return None
+        self.pending_knock = knock_now
         return melds
 
     def _knock_values(self, hand: int) -> tuple[float, float, Melds]:
