@@ -78,10 +78,11 @@ def weight_files_for(name: str) -> list:
     if name in ESTIMATOR_NAMES and "+" in name:
         path = find_weights(calibration_file(name))
         return weight_files_for(name.partition("+")[0]) + [path, card_path(path)]
-    if name in NET_FILES or name in ("bayes", "bayes-isru", "gbt"):
-        from .tabular import GBT_FILE
+    from .tabular import GBT_FILE
 
-        path = find_weights(NET_FILES.get(name, GBT_FILE if name == "gbt" else BAYES_FILE))
+    single_files = {**NET_FILES, "bayes": BAYES_FILE, "bayes-isru": BAYES_FILE, "gbt": GBT_FILE}
+    if name in single_files:
+        path = find_weights(single_files[name])
         return [path, card_path(path)]
     if name == "ensemble":
         path = find_weights("ensemble.json")

@@ -190,23 +190,16 @@ def cmd_trees(args: argparse.Namespace) -> int:
         print(f"ginbots estimators trees: needs scikit-learn and skl2onnx: pip install 'ginbots[sklearn]' ({exc})",
               file=sys.stderr)
         return 2
-    from .data import load
+    from .data import chunk_folders, load
     from .snapshot import split_by_episode
 
     train, val = split_by_episode(load(args.data), seed=args.seed)
     print(f"fitting gbt on {len(train):,} rows, validating on {len(val):,}", flush=True)
     card = fit_trees(train, val, args.out, examples=args.examples, trees=args.trees, depth=args.depth,
-                     learning_rate=args.learning_rate, seed=args.seed, data_source=_pool_source(args.data))
+                     learning_rate=args.learning_rate, seed=args.seed,
+                     data_source="; ".join(_source(str(folder)) for folder in chunk_folders(args.data)))
     print(f"  {args.out}/gbt.onnx: {card['parameters']:,} tree nodes, validation {card['validation']}")
     return 0
-
-
-def _pool_source(data: str) -> str:
-    """``_source`` of a chunk folder, or of each chunk folder inside it."""
-    subfolders = sorted(p for p in Path(data).iterdir() if p.is_dir()) if Path(data).is_dir() else []
-    if (Path(data) / "source.json").exists() or not subfolders:
-        return _source(data)
-    return "; ".join(_source(str(p)) for p in subfolders)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -161,10 +161,18 @@ def generate(out_dir: str | Path, games: int, *, players: tuple[str, str] = ("si
                            setup=_setup, run=_run, unit="games", workers=workers, progress=progress)
 
 
+def chunk_folders(folder: str | Path) -> list[Path]:
+    """The folder itself if it holds chunks, else each of its subfolders that does (a pool of datasets)."""
+    folder = Path(folder)
+    if chunk_files(folder):
+        return [folder]
+    return sorted({p.parent for p in folder.glob("*/chunk_*.npz")})
+
+
 def load(paths: list[Path] | str | Path) -> Snapshot:
-    """Every row of the given chunk files (or of every chunk in a folder, or in each of its subfolders)."""
+    """Every row of the given chunk files, or of every chunk in ``chunk_folders(folder)``."""
     if isinstance(paths, (str, Path)):
-        paths = chunk_files(paths) or sorted(Path(paths).glob("*/chunk_*.npz"))
+        paths = [p for folder in chunk_folders(paths) for p in chunk_files(folder)]
     if not paths:
         raise FileNotFoundError("no data chunks found; run `ginbots estimators generate` first")
     parts = []
