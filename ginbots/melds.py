@@ -149,33 +149,72 @@ def deadwood_and_melded(hand: int) -> tuple[int, int]:
 def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``deadwood_and_melded`` for a (B,) uint64 array of hands, as (B,) int64 and (B,) uint64.
 
-    Runs are four table look-ups per hand; hands with one rank of three or
-    four cards try their few set choices in numpy, in ``_set_states`` order
-    so ties resolve as the scalar function does; rarer hands go through it.
+    Runs are four table look-ups per hand; hands with up to three ranks of three
+    or four cards try every set choice in numpy, in ``_set_states`` order so ties
+    resolve as the scalar function does; rarer hands (12+ cards) go through it.
     """
     hands = np.asarray(hands, dtype=np.uint64)
     suits = [(hands >> np.uint64(shift)) & np.uint64(SUIT_MASK) for shift in _SUIT_SHIFTS]
     deadwood, melded = _runs_only(suits)
     c, h, s, d = suits
     sets = (c & h & (s | d)) | (s & d & (c | h))
-    one = (sets != 0) & ((sets & (sets - np.uint64(1))) == 0)
-    if one.any():
-        rows = np.flatnonzero(one)
-        bit = sets[rows]
-        full = [m[rows] for m in suits]
-        all_four = (full[0] & full[1] & full[2] & full[3] & bit) != 0
-        options = [full, [m & ~bit for m in full]]
-        options += [[m if i == keep else m & ~bit for i, m in enumerate(full)] for keep in range(4)]
-        scored = [_runs_only(option, full) for option in options]
-        values = np.stack([dw for dw, _ in scored])
-        values[2:, ~all_four] = 1 << 30
-        pick = values.argmin(axis=0)
-        deadwood[rows] = values[pick, np.arange(len(rows))]
-        melded[rows] = np.stack([m for _, m in scored])[pick, np.arange(len(rows))]
-    for i in np.flatnonzero((sets != 0) & ~one):
+    with_sets = np.flatnonzero(sets)
+    ranks = np.zeros(len(with_sets), dtype=np.int64)
+    rest = sets[with_sets]
+    while len(rest) and rest.any():
+        ranks += rest != 0
+        rest &= rest - np.uint64(1)  # clears the lowest bit (0 wraps to all ones and stays 0)
+    # Hands with a four-of-a-kind rank have 3-set choices too (up to 6 per rank): numpy for one set
+    # rank, one by one beyond; without one, two choices per rank (no set, the set) in numpy.
+    four = (c & h & s & d)[with_sets] != 0
+    scalar = (ranks > _BATCH_SET_RANKS) | ((ranks > 1) & four)
+    for count in range(1, _BATCH_SET_RANKS + 1):
+        pick = (ranks == count) & ~scalar
+        if count > 1 and pick.sum() < _SCALAR_BELOW:
+            scalar |= pick  # a few such hands: one by one is cheaper than the numpy passes
+            continue
+        rows = with_sets[pick]
+        if len(rows):
+            deadwood[rows], melded[rows] = _with_sets([m[rows] for m in suits], sets[rows], count)
+    for i in with_sets[scalar]:
         deadwood[i], covered = deadwood_and_melded(int(hands[i]))
         melded[i] = covered
     return deadwood, melded
+
+
+#: Set ranks up to which ``deadwood_and_melded_batch`` enumerates set choices in numpy; an 11-card
+#: hand never has more. Below ``_SCALAR_BELOW`` hands with two or more set ranks a batch scores
+#: them one by one.
+_BATCH_SET_RANKS = 3
+_SCALAR_BELOW = 24
+
+
+def _with_sets(full: list[np.ndarray], sets: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Best set choice for hands that all have ``count`` candidate set ranks: per rank, no set,
+    the whole rank, or (only where ``count`` is 1, with all four suits) a 3-set keeping one suit's
+    card for a run; scored in ``_set_states`` order (lowest rank first, outermost), so ties
+    resolve as the scalar function does."""
+    bits, rest = [], sets.copy()
+    for _ in range(count):
+        low = rest & (~rest + np.uint64(1))
+        bits.append(low)
+        rest ^= low
+    every = full[0] & full[1] & full[2] & full[3]
+    best_dw = np.full(len(sets), 1 << 30, dtype=np.int64)
+    best_melded = np.zeros(len(sets), dtype=np.uint64)
+    options = 6 if count == 1 and (every & bits[0]).any() else 2
+    for choice in product(range(options), repeat=count):
+        state, valid = list(full), np.ones(len(sets), dtype=bool)
+        for option, bit in zip(choice, bits):
+            if option >= 2:
+                valid &= (every & bit) != 0
+            if option:
+                state = [m if i == option - 2 else m & ~bit for i, m in enumerate(state)]
+        dw, covered = _runs_only(state, full)
+        better = valid & (dw < best_dw)
+        best_dw = np.where(better, dw, best_dw)
+        best_melded = np.where(better, covered, best_melded)
+    return best_dw, best_melded
 
 
 def _runs_only(state: list[np.ndarray], full: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:

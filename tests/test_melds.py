@@ -144,3 +144,34 @@ def test_small_and_large_hands_work_too():
     for size in (0, 1, 3, 5, 12, 14):
         hand = mask_of(rng.sample(range(52), size))
         assert min_deadwood(hand) == _brute_solve(hand)[0]
+
+
+def _set_rich_hand(rng: random.Random, size: int, four_share: float) -> int:
+    """A hand built around two or three same-rank groups (some of four), topped up at random."""
+    cards: set[int] = set()
+    for rank in rng.sample(range(13), rng.choice([2, 3])):
+        suits = 4 if rng.random() < four_share else 3
+        cards.update(suit * 13 + rank for suit in rng.sample(range(4), suits))
+    picked = sorted(cards)[:size]
+    while len(picked) < size:
+        card = rng.randrange(52)
+        if card not in picked:
+            picked.append(card)
+    return mask_of(picked)
+
+
+@pytest.mark.parametrize("four_share", [0.0, 0.3])
+@pytest.mark.parametrize("batch", [7, 600])
+def test_batch_deadwood_and_melded_matches_the_scalar_solver(batch, four_share):
+    """Each branch of the numpy path (one set rank, several, few hands scored one by one, four of a
+    kind) gives the scalar solver's deadwood and melded cards, ties included."""
+    import numpy as np
+
+    from ginbots.melds import deadwood_and_melded, deadwood_and_melded_batch
+
+    rng = random.Random(batch * 10 + int(four_share * 10))
+    hands = [_set_rich_hand(rng, rng.choice([10, 11, 12]), four_share) if i % 2 else
+             mask_of(rng.sample(range(52), rng.choice([10, 11]))) for i in range(batch)]
+    deadwood, melded = deadwood_and_melded_batch(np.array(hands, dtype=np.uint64))
+    for i, hand in enumerate(hands):
+        assert (int(deadwood[i]), int(melded[i])) == deadwood_and_melded(hand), cards_of(hand)
