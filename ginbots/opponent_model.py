@@ -250,7 +250,13 @@ class OpponentFilter:
     def _discard_likelihood(hands: np.ndarray, card: int, banned: int) -> tuple[np.ndarray, np.ndarray]:
         """(chance that minimum-deadwood play throws ``card`` from each 11-card hand, the deadwood kept)."""
         deadwood, melded = deadwood_and_melded_batch(hands)
-        after, _ = deadwood_and_melded_batch(hands & ~_BITS[card])
+        # Throwing a held card the optimal meld set leaves unmelded lowers the deadwood by exactly
+        # its points; only hands that meld it need solving again (most hands do not).
+        bit = _BITS[card]
+        after = np.where((hands & bit) != 0, deadwood - _POINTS[card], deadwood)
+        again = np.flatnonzero((melded & bit) != 0)
+        if len(again):
+            after[again] = deadwood_and_melded_batch(hands[again] & ~bit)[0]
         unmelded = _bit_matrix(hands & ~melded)
         if banned >= 0:
             unmelded[:, banned] = False
