@@ -97,28 +97,32 @@ class OpponentFilter:
     # --- population ------------------------------------------------------------------------------
     def start(self, knowledge: Knowledge, exclude: int = 0) -> None:
         """Particles uniform over what the opponent may hold; ``exclude``: cards it cannot hold yet
-        (a face-up card seen in the same callback that starts the filter)."""
-        pool = np.array(cards_of(knowledge.unknown & ~exclude & ~knowledge.opp_known), dtype=np.int64)
-        need = min(HAND_SIZE - knowledge.opp_known.bit_count(), len(pool))
+        (a face-up card seen in the same callback that starts the filter, even one the tracker already
+        counts as the opponent's because it is taking it)."""
+        known = knowledge.opp_known & ~exclude
+        pool = np.array(cards_of(knowledge.unknown & ~exclude & ~known), dtype=np.int64)
+        need = min(HAND_SIZE - known.bit_count(), len(pool))
         picks = np.argsort(self.rng.random((self.count, len(pool))), axis=1)[:, :need]
-        self.hands = _BITS[pool[picks]].sum(axis=1, dtype=np.uint64) | np.uint64(knowledge.opp_known)
+        self.hands = _BITS[pool[picks]].sum(axis=1, dtype=np.uint64) | np.uint64(known)
         self.weights = np.ones(self.count)
         self.awaiting_keep = False
         self.events, self.history, self.logmix = [], [], []
 
-    def _consistent(self, knowledge: Knowledge) -> None:
-        """Settle a pending no-knock, drop hands holding a card seen elsewhere; restart when none is left."""
+    def _consistent(self, knowledge: Knowledge, taking: int = 0) -> None:
+        """Settle a pending no-knock, drop hands holding a card seen elsewhere; restart when none is left.
+        ``taking``: the face-up card (as a bit) the opponent is taking, which it did not hold before."""
         if self.awaiting_keep:  # the opponent discarded and did not knock
             self.awaiting_keep = False
             self._observe("keep", -1, -1, self.hands)
-        self._drop_seen(knowledge)
+        self._drop_seen(knowledge, taking)
         if not self.weights.any():
-            self.start(knowledge)
+            self.start(knowledge, taking)
             self.pending, self.stock_draw = None, False
 
-    def _drop_seen(self, knowledge: Knowledge) -> None:
-        """Zero the weight of every hand holding a card the opponent cannot hold any more."""
-        allowed = np.uint64(knowledge.unknown | knowledge.opp_known)
+    def _drop_seen(self, knowledge: Knowledge, taking: int = 0) -> None:
+        """Zero the weight of every hand holding a card the opponent cannot hold (now, or before taking
+        ``taking``: a card we drew and threw within one turn was never dropped, yet it lay face up)."""
+        allowed = np.uint64((knowledge.unknown | knowledge.opp_known) & ~taking)
         self.weights[(self.hands & ~allowed) != 0] = 0.0
 
     def _policy(self, kind: str, card: int, banned: int, hands: np.ndarray) -> tuple[np.ndarray, float]:
@@ -210,7 +214,7 @@ class OpponentFilter:
         self._observe("decline", card, -1, self.hands)
 
     def took(self, card: int, knowledge: Knowledge) -> None:
-        self._consistent(knowledge)
+        self._consistent(knowledge, 1 << card)
         bit = _BITS[card]
         self._observe("take", card, -1, self.hands & ~bit)
         self.hands = self.hands | bit

@@ -20,6 +20,7 @@ class Watcher(KnowledgePlayer):
         self.simple = SimplePlayer(seed=seed)
         self.rhos: list[float] = []
         self.truth_ok: list[bool] = []
+        self.sizes: list[tuple[int, set[int]]] = []  # (cards held, live hands' card counts) after its actions
 
     def new_game(self, seed=None):
         super().new_game(seed)
@@ -59,6 +60,7 @@ class Watcher(KnowledgePlayer):
                 self.filter.drew_stock(self.knowledge)
             else:
                 self.filter.took(card, self.knowledge)
+                self._record_sizes(11)  # (a stock draw joins the particles at the discard)
 
     def report_discard(self, seat, card):
         super().report_discard(seat, card)
@@ -66,10 +68,15 @@ class Watcher(KnowledgePlayer):
         if seat != self.seat:
             self.filter.discarded(card, self.knowledge)
             self.rhos.append(self.filter.rho)
+            self._record_sizes(10)
             if self.track_truth:
                 # The true hand never holds a card the filter's hard facts exclude.
                 allowed = self.knowledge.unknown | self.knowledge.opp_known
                 self.truth_ok.append(self.opponent.hand & ~(1 << card) & ~allowed == 0)
+
+    def _record_sizes(self, held):
+        live = self.filter.hands[self.filter.weights > 0]
+        self.sizes.append((held, {int(h).bit_count() for h in live}))
 
     def discard(self):
         return self.simple.discard()
@@ -144,6 +151,21 @@ def test_filter_is_reproducible_and_rejuvenation_keeps_every_hand_possible():
     for (kind, card, banned, rho), hands, logmix in zip(f.events, f.history, f.logmix):
         policy, plain = f._policy(kind, card, banned, hands[live])
         assert np.allclose(np.log(rho * policy + (1 - rho) * plain), logmix[live])
+
+
+def test_every_live_hand_has_as_many_cards_as_the_opponent():
+    """Live particles hold exactly the opponent's card count after each of its actions; a card we drew
+    and threw in one turn, then taken by the opponent, once left particles that already held it a
+    card short (the champion's heuristic then failed on them)."""
+    for seed in range(4):
+        opponent = SimplePlayer(seed=seed + 20)
+        watcher = Watcher(opponent, seed=seed, rng_seed=seed)
+        result = play_game([watcher, opponent], seed=seed + 40,
+                           config=GameConfig(time_budget=None, max_hands_per_game=3))
+        assert result.forfeit is None, result.forfeit
+        assert watcher.sizes
+        for held, sizes in watcher.sizes:
+            assert sizes == {held}, (held, sizes)
 
 
 def test_moves_stop_on_very_long_hands():
