@@ -43,7 +43,7 @@ done
 $PY - "$DATA" "$WEIGHTS" "$RES" "$GENS" <<'PY'
 import json, pathlib, sys
 from ginbots.estimators.data import load
-from ginbots.estimators.metrics import card_accuracy_precision
+from ginbots.estimators.metrics import card_accuracy_precision, mean_squared_difference
 from ginbots.estimators.nets import MLP8Estimator
 from ginbots.estimators.snapshot import bits
 from ginbots.stats import wilson
@@ -54,8 +54,10 @@ rows = {}
 for g in range(gens + 1):
     path = weights / f"gen{g}" / "mlp8.onnx" if g else None
     est = MLP8Estimator(path)
-    acc, prec = card_accuracy_precision(est.raw(test), truth)
-    entry = {"accuracy": round(acc, 4), "precision": round(prec, 4), "test_rows": int(len(test))}
+    p = est.raw(test)
+    acc, prec = card_accuracy_precision(p, truth)
+    entry = {"accuracy": round(acc, 4), "precision": round(prec, 4),
+             "msd": round(float(mean_squared_difference(p, truth).mean()), 4), "test_rows": int(len(test))}
     f = res / f"gen{g}_vs_simple.json"
     if f.exists():
         d = json.loads(f.read_text())["A"]
