@@ -87,8 +87,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "or always (both measured weaker than the heuristic's own discard)"),
         Hyperparameter("opponent_filter", bool, False,
                        doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
-                           "(ginbots.opponent_model): better against Simple, worse against the tuned heuristic "
-                           "and about 3x the thinking; off: the estimator alone"),
+                           "(ginbots.opponent_model): level with the estimator in play (750 paired games) at "
+                           "2-3x the thinking; off: the estimator alone"),
         *FILTER_HYPERPARAMETERS,
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
