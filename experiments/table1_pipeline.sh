@@ -22,6 +22,7 @@ for cell in "${CELLS[@]}"; do
   res=experiments/results/full_${model}_${ds}_vs_simple_10000
   (
     flock -n 9 || { echo "$ds $model: taken by another process"; exit 0; }
+    [ -s "$res.json" ] && exit 0  # evaluated (the Simple Dual Inception's weights were then renamed simple-full)
     if ! grep -q '"rows_recorded"' "$card" 2>/dev/null; then
       $PY -m ginbots offense train "$ds" --models "$model" --threads 1 --bias-init "${BIAS:-default}" --out weights
     fi

@@ -31,8 +31,9 @@ INPUT_WIDTH = 2 * NUM_CARDS + 4
 #: The document's three architectures and the datasets they learn from.
 MODELS = ("dual-inception", "mlp", "mlp-i")
 DATASETS = ("random-256", "random-16", "simple")
-#: Weights also shipped for data drawn another way (``ginbots offense generate --resample deck``).
-VARIANT_DATASETS = ("random-256-deck",)
+#: Weights also shipped for data drawn another way (``ginbots offense generate --resample deck``) and
+#: for the Simple dataset at full size (the default ``simple`` keeps the first round's stronger network).
+VARIANT_DATASETS = ("random-256-deck", "simple-full")
 #: The document's ISRU estimate (eq. 6, alpha = 1) feeds both o and the eq. 5 risk.
 ESTIMATOR = "bayes-isru"
 _LO, _HI = PAIR_LO.astype(np.int64)[:NUM_CARDS], PAIR_HI.astype(np.int64)[:NUM_CARDS]
