@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 #: Estimators whose outputs ship with fitted calibration maps: ``NAME+isotonic`` / ``NAME+logistic``.
 CALIBRATED = ("shankar-cnn", "mlp8", "bayes")
 #: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
-ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "gbt",
-                   "ensemble") \
+ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8",
+                   "mlp8-heuristic", "gbt", "ensemble") \
     + tuple(f"{name}+{method}" for name in CALIBRATED for method in ("isotonic", "logistic"))
 
 
@@ -44,6 +44,8 @@ def make_estimator(name: str) -> "Estimator":
         return nets.SimpleNNEstimator()
     if name == "mlp8":
         return nets.MLP8Estimator()
+    if name == "mlp8-heuristic":
+        return nets.MLP8HeuristicEstimator()
     if name == "gbt":
         from .tabular import TreeEstimator
 

@@ -20,7 +20,8 @@ from .snapshot import Snapshot, normalise, snapshot_rows, with_known_cards
 from .weights import OnnxNet, find_weights
 
 #: estimator name -> weights file
-NET_FILES = {"shankar-cnn": "shankar_cnn.onnx", "simple-nn": "simple_nn.onnx", "mlp8": "mlp8.onnx"}
+NET_FILES = {"shankar-cnn": "shankar_cnn.onnx", "simple-nn": "simple_nn.onnx", "mlp8": "mlp8.onnx",
+             "mlp8-heuristic": "mlp8_heuristic.onnx"}
 
 
 class NetEstimator(Estimator):
@@ -43,6 +44,13 @@ class ShankarCNNEstimator(NetEstimator):
 class MLP8Estimator(NetEstimator):
     name = "mlp8"
     features = staticmethod(mlp8_input)
+
+
+class MLP8HeuristicEstimator(MLP8Estimator):
+    """``mlp8`` trained document 002's way: on the heuristic agents' own games over three
+    generations (``experiments/mlp8_generations.sh``), not on Simple's."""
+
+    name = "mlp8-heuristic"
 
 
 def run_in_sequence(snap: Snapshot, step_fn: Callable[[Snapshot, np.ndarray], np.ndarray]) -> np.ndarray:
