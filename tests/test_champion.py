@@ -83,6 +83,36 @@ def test_knock_learning_marks_knocks_down_by_this_games_errors():
     assert bot.knock_correction() == 0.0 and bot.last_scores == (0, 0)
 
 
+def test_second_estimator_takes_over_once_revealed_hands_favour_it():
+    """The opponent model switches only when the revealed hands favour the second estimator by the
+    margin, and each game starts again from the first."""
+    import numpy as np
+
+    from ginbots.estimators import shared_estimator
+
+    bot = ChampionPlayer(seed=0, second_estimator="mlp8-heuristic", switch_margin=3.0)
+    bot.new_game(0)
+    bot.start_hand(1, 0, mask_of(range(10)))
+    assert bot.estimator() is shared_estimator("mlp8")
+    revealed = mask_of(range(20, 30))
+    unknown = mask_of(range(10, 52))
+    sharp = np.where([20 <= c < 30 for c in range(52)], 0.9, 0.05)  # the second model saw it coming
+    flat = np.full(52, 10 / 42)
+    bot.model_check = (unknown, flat, sharp)
+    bot.report_final_hand(0, revealed)
+    assert bot.second_lead > 3.0 and bot.estimator() is shared_estimator("mlp8-heuristic")
+    bot.new_game(1)
+    assert bot.estimator() is shared_estimator("mlp8")
+    bot.start_hand(1, 0, mask_of(range(10)))
+    bot.model_check = (unknown, sharp, flat)  # now the first model is the sharp one
+    bot.report_final_hand(0, revealed)
+    assert bot.second_lead < 0 and bot.estimator() is shared_estimator("mlp8")
+    off = ChampionPlayer(seed=0, second_estimator="none")
+    off.new_game(0)
+    off.second_lead = 100.0
+    assert off.estimator() is shared_estimator("mlp8")
+
+
 def test_champion_plays_gin_waiters_and_simple_reproducibly_within_its_budget():
     config = GameConfig(time_budget=30.0)
     for knock_at in (10, 0):

@@ -71,3 +71,13 @@ def card_accuracy_precision(p: np.ndarray, truth: np.ndarray, threshold: float =
     accuracy = float((called == held).mean())
     precision = float((called & held).sum() / max(1, called.sum()))
     return accuracy, precision
+
+
+def revealed_log_score(p: np.ndarray, hand: int, unknown: int, floor: float = 1e-4) -> float:
+    """Log-likelihood (nats) of a revealed hand under per-card estimates ``p`` (52,), over the
+    cards that were ``unknown`` (52-bit mask) when ``p`` was made; probabilities are kept in
+    [floor, 1 - floor] so one confident miss cannot decide a comparison alone."""
+    cards = np.array([(unknown >> c) & 1 for c in range(52)], dtype=bool)
+    held = np.array([(hand >> c) & 1 for c in range(52)], dtype=bool)
+    q = np.clip(np.asarray(p, dtype=float), floor, 1.0 - floor)
+    return float(np.where(held, np.log(q), np.log1p(-q))[cards].sum())

@@ -43,6 +43,9 @@ from time import perf_counter
 import numpy as np
 
 from ..cards import MAX_DEADWOOD, cards_of, points_of, union
+from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
+from ..estimators.base import Estimator
+from ..estimators.metrics import revealed_log_score
 from ..estimators.snapshot import masks_of
 from ..melds import best_meld_set, discard_outcomes, min_deadwood
 from ..player import Hyperparameter, Melds
@@ -78,6 +81,14 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="learn from this game's own knocks: knocking now is marked down by the mean of "
                            "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
                            "this many knocks had erred by 0; 0: off"),
+        Hyperparameter("second_estimator", str, "none",
+                       choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
+                       doc="a second opponent model (e.g. mlp8-heuristic), used for the rest of a game once it has "
+                           "scored the opponent's revealed hands better than `estimator` by `switch_margin`; none: off "
+                           "(measured level with the default, docs/bots/champion.md)"),
+        Hyperparameter("switch_margin", float, 3.0, 0.0, 100.0,
+                       doc="log score (nats, summed over this game's revealed opponent hands) by which the second "
+                           "estimator must lead before it is used"),
         Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
@@ -110,12 +121,14 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.knock_errors: list[float] = []  # predicted minus realised points of our searched knocks
         self.last_scores = (0, 0)
         self.pending_knock: float | None = None
+        self.second_lead = 0.0  # log score of the second estimator minus the first's, revealed hands so far
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker: int | None = None
         self.worlds: list[World] = []
         self.pending_knock = None
+        self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
 
     # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
     def filter_enabled(self) -> bool:
@@ -157,6 +170,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         super().report_final_hand(seat, hand)
         if seat == self.seat or hand.bit_count() != 10:
             return
+        if self.model_check is not None:
+            unknown, first, second = self.model_check
+            self.second_lead += revealed_log_score(second, hand, unknown) - revealed_log_score(first, hand, unknown)
         if self.knocker == seat:
             self.opp_knocks.append(points_of(hand & ~union(self.knocker_melds)))
         elif self.knowledge.opp_turns > 0:
@@ -172,6 +188,28 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if self.pending_knock is not None:
             self.knock_errors.append(self.pending_knock - (ours - theirs))
             self.pending_knock = None
+
+    # --- which opponent model ------------------------------------------------------------------
+    def estimator(self) -> Estimator:
+        """The second estimator once this game's revealed hands favour it by ``switch_margin``, else the
+        first: estimators are fitted on some players' games, and the opponent shows which fits it."""
+        second = self.params["second_estimator"]
+        if second != "none" and self.second_lead > self.params["switch_margin"]:
+            return shared_estimator(second)
+        return super().estimator()
+
+    def weight_files(self) -> list:
+        second = self.params["second_estimator"]
+        return super().weight_files() + ([] if second == "none" else weight_files_for(second))
+
+    def _check_models(self) -> None:
+        """Both estimators' view at our discard, scored when the opponent's hand is revealed."""
+        second = self.params["second_estimator"]
+        if second == "none":
+            return
+        k = self.knowledge
+        self.model_check = (k.unknown & ~k.opp_known, shared_estimator(self.params["estimator"]).estimate(k),
+                            shared_estimator(second).estimate(k))
 
     def knock_correction(self) -> float:
         """How many points this game's searched knocks have overrated knocking, shrunk toward 0:
@@ -289,6 +327,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
 
     def discard(self) -> int:
         self.worlds = []
+        self._timed(self._check_models)
         choice = super().discard()
         mode = self.params["search_discards"]
         if mode == "off" or (mode == "trusted" and not self.trusts_filter()) or not self._searching():
