@@ -57,9 +57,19 @@ class Lost:
     detail: str
 
 
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once its parent is gone (SIGKILL, the memory killer): a forked worker holds
+    inherited copies of the pipes' parent ends, so waiting on its pipe would never see the end."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def _worker_main(conn: Connection, slot: Any, setup: Callable[..., None], setup_args: tuple[Any, ...],
-                 run: Callable[[Any], Any]) -> None:
+                 run: Callable[[Any], Any], parent: int) -> None:
     global _monitor
+    threading.Thread(target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.setpgrp()
@@ -102,7 +112,8 @@ class _Slot:
         self.index = index
         self.monitor = monitor
         self.parent, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, monitor, setup, setup_args, run), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, monitor, setup, setup_args, run, os.getpid()),
+                                daemon=True)
         monitor[0] = -1.0
         self.proc.start()
         child.close()

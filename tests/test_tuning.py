@@ -87,6 +87,23 @@ def _cli(tmp_path, trials, extra=()):
             "--out-dir", str(tmp_path / "tuning"), *extra]
 
 
+def _left_behind(tmp_path):
+    """Live processes still running the killed command (its forked workers), read from /proc."""
+    marker = str(tmp_path / "tuning").encode()
+    pids = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read()
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                zombie = fh.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+        except (OSError, IndexError):
+            continue
+        if marker in cmd and not zombie:
+            pids.append(int(entry))
+    return pids
+
+
 def _finished(tmp_path, name="killme"):
     study, _ = load_study(TuneConfig(bot="keats", opponents=["simple"], games_per_trial=24, batches=2,
                                      study=name, out_dir=str(tmp_path / "tuning"), only=["take_threshold"]))
@@ -107,6 +124,11 @@ def test_a_killed_worker_loses_no_finished_trial_and_its_trial_is_retried(tmp_pa
         time.sleep(0.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    # Its match workers notice and exit instead of waiting for ever on their pipes.
+    deadline = time.time() + 15
+    while _left_behind(tmp_path) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not _left_behind(tmp_path)
     before = {t.number: (t.value, t.params) for t in _finished(tmp_path).trials
               if t.state == optuna.trial.TrialState.COMPLETE}
     running = [t.number for t in _finished(tmp_path).trials if t.state == optuna.trial.TrialState.RUNNING]
