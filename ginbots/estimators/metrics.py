@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .snapshot import bits
+
 HAND = 10
 
 
@@ -77,7 +79,6 @@ def revealed_log_score(p: np.ndarray, hand: int, unknown: int, floor: float = 1e
     """Log-likelihood (nats) of a revealed hand under per-card estimates ``p`` (52,), over the
     cards that were ``unknown`` (52-bit mask) when ``p`` was made; probabilities are kept in
     [floor, 1 - floor] so one confident miss cannot decide a comparison alone."""
-    cards = np.array([(unknown >> c) & 1 for c in range(52)], dtype=bool)
-    held = np.array([(hand >> c) & 1 for c in range(52)], dtype=bool)
+    cards, held = bits(np.array([unknown, hand])).astype(bool)
     q = np.clip(np.asarray(p, dtype=float), floor, 1.0 - floor)
     return float(np.where(held, np.log(q), np.log1p(-q))[cards].sum())

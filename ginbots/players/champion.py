@@ -208,7 +208,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if second == "none":
             return
         k = self.knowledge
-        self.model_check = (k.unknown & ~k.opp_known, shared_estimator(self.params["estimator"]).estimate(k),
+        self.model_check = (k.unknown & ~k.opp_known, super().estimator().estimate(k),
                             shared_estimator(second).estimate(k))
 
     def knock_correction(self) -> float:
