@@ -202,13 +202,13 @@ def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path)
     trial = study.ask()  # created, then "killed" before it was tagged with its worker
     frozen = study.trials[trial.number]
     assert frozen.state == optuna.trial.TrialState.RUNNING and "worker" not in frozen.user_attrs
-    import ginbots.tuning.harness as harness
+    import ginbots.tuning.storage as storage_module
 
-    harness.UNTAGGED_AFTER_S, saved = -1.0, harness.UNTAGGED_AFTER_S
+    storage_module.UNTAGGED_AFTER_S, saved = -1.0, storage_module.UNTAGGED_AFTER_S
     try:
         requeued = recover_interrupted(study, storage)
     finally:
-        harness.UNTAGGED_AFTER_S = saved
+        storage_module.UNTAGGED_AFTER_S = saved
     assert trial.number in requeued
     assert study.trials[trial.number].state == optuna.trial.TrialState.FAIL
 

@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import optuna
-from optuna.storages import JournalStorage
-from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 import ginbots
@@ -32,6 +30,7 @@ from ginbots.registry import PlayerSpec, parse_spec, player_class
 from ginbots.stats import wilson
 
 from .space import search_space, suggest
+from .storage import open_storage, recover_interrupted
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 #: Study settings that must not change when a study is resumed.
@@ -150,69 +149,6 @@ def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batc
         yield b, tally
 
 
-#: A journal lock older than this is left over from a killed process (a write holds it for milliseconds).
-STALE_LOCK_S = 5.0
-
-
-def database_url(url: str) -> str:
-    """``postgresql://`` with whichever PostgreSQL driver is installed (psycopg2, else psycopg 3)."""
-    if url.startswith("postgresql://"):
-        import importlib.util
-
-        if importlib.util.find_spec("psycopg2") is None and importlib.util.find_spec("psycopg") is not None:
-            return "postgresql+psycopg://" + url[len("postgresql://"):]
-    return url
-
-
-def _sqlite_path(url: str) -> Path | None:
-    return Path(url[len("sqlite:///"):]) if url.startswith("sqlite:///") and len(url) > len("sqlite:///") else None
-
-
-def open_storage(url: str) -> Any:
-    """An Optuna storage: an RDB URL (``sqlite:///``, ``postgresql://``...) or a journal file path.
-
-    Several processes may open a fresh SQLite file at once (its tables are created under a file
-    lock); a journal's lock file left behind by a killed process is removed.
-    """
-    if "://" in url:
-        url = database_url(url)
-        sqlite = _sqlite_path(url)
-        if sqlite is None:
-            return optuna.storages.RDBStorage(url)
-        sqlite.parent.mkdir(parents=True, exist_ok=True)
-        with _file_lock(sqlite.with_name(sqlite.name + ".create-lock")):
-            return optuna.storages.RDBStorage(url)
-    path = Path(url)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = Path(str(path) + ".lock")
-    try:
-        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK_S:
-            lock.unlink()
-    except OSError:
-        pass
-    return JournalStorage(JournalFileBackend(str(path)))
-
-
-class _file_lock:
-    """An exclusive flock on ``path`` for a with-block (no-op where flock is missing)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def __enter__(self) -> "_file_lock":
-        self.handle = open(self.path, "a")
-        try:
-            import fcntl
-
-            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX)
-        except ImportError:  # pragma: no cover
-            pass
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.handle.close()
-
-
 def _pruner(name: str) -> optuna.pruners.BasePruner:
     if name == "median":
         return optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0)
@@ -260,58 +196,6 @@ def sampler_seed(study_seed: int, worker: int) -> int:
 
     unique = uuid.uuid1().int & ((1 << 64) - 1)
     return derive_seed(study_seed, worker, os.getpid(), time.time_ns() & ((1 << 64) - 1), unique) & 0x7FFFFFFF
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-#: A RUNNING trial that no worker has tagged after this long was killed between its creation and its tag.
-UNTAGGED_AFTER_S = 60.0
-
-
-def _naive_utc(moment: datetime) -> datetime:
-    if moment.tzinfo is not None:
-        return moment.astimezone(timezone.utc).replace(tzinfo=None)
-    # Optuna records local naive times
-    return moment.astimezone().astimezone(timezone.utc).replace(tzinfo=None)
-
-
-def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
-    """Requeue the trials a killed or interrupted worker left behind; return their numbers.
-
-    A RUNNING trial whose worker process (on this host) is gone is marked
-    FAIL; every interrupted trial not yet retried is enqueued again with the
-    same parameters, so a kill loses no trial, only the one in progress.
-    """
-    host = socket.gethostname()
-    trials = study.get_trials(deepcopy=False)
-    retried = {t.user_attrs.get("retry_of") for t in trials if "retry_of" in t.user_attrs}
-    requeued = []
-    now = datetime.now(timezone.utc).replace(tzinfo=None)
-    for t in trials:
-        worker = t.user_attrs.get("worker", "")
-        untagged = t.state == TrialState.RUNNING and not worker and t.datetime_start is not None and \
-            (now - _naive_utc(t.datetime_start)).total_seconds() > UNTAGGED_AFTER_S
-        if untagged or (t.state == TrialState.RUNNING and worker.rpartition(":")[0] == host):
-            if not untagged and _alive(int(worker.rpartition(":")[2])):
-                continue
-            storage.set_trial_user_attr(t._trial_id, "interrupted", True)
-            storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
-        elif not (t.state == TrialState.FAIL and t.user_attrs.get("interrupted")):
-            continue
-        if t.number in retried:
-            continue
-        study.enqueue_trial(t.params, user_attrs={"retry_of": t.number})
-        retried.add(t.number)
-        requeued.append(t.number)
-    return requeued
 
 
 def _finished(study: optuna.Study) -> int:
