@@ -140,6 +140,80 @@ def data_hash(folder: Path) -> str:
     return h.hexdigest()
 
 
+def _training_rows(dataset: str, data_dir: str | Path, rows: str, average: bool, validation: float,
+                   seed: int) -> dict[str, Any]:
+    """A dataset folder as network inputs and labels, split 80:20 by deal so no round sits on both sides."""
+    base = base_dataset(dataset)
+    folder = Path(data_dir) / dataset
+    data = load(folder)
+    if rows == "rp" and base != "simple":
+        data = {k: v[data["rp"]] for k, v in data.items()}
+    raw_rows = len(data["score"])
+    x = features(data)
+    merged = 0
+    if average:
+        data, x, merged = average_identical(data, x)
+    y = data["score"].astype(np.float32)[:, None]
+    deals = np.unique(data["deal"])
+    held = np.random.default_rng(seed).choice(deals, size=max(1, int(len(deals) * validation)), replace=False)
+    return {"base": base, "folder": folder, "x": x, "y": y, "is_val": np.isin(data["deal"], held),
+            "raw_rows": raw_rows, "merged": merged, "deals": len(deals)}
+
+
+def _fit(model: Any, split: dict[str, Any], config: dict[str, Any], checkpoint: Path,
+         log: Callable[[str], None]) -> list[dict[str, float]]:
+    """Adam on MSE with step decay, one checkpoint per epoch; a checkpoint of the same configuration resumes."""
+    import torch
+
+    x, y, is_val = split["x"], split["y"], split["is_val"]
+    xt, yt = torch.from_numpy(x[~is_val]), torch.from_numpy(y[~is_val])
+    xv, yv = torch.from_numpy(x[is_val]), torch.from_numpy(y[is_val])
+    name = f"{config['model']} on {config['dataset']}"
+    if config["bias"] == "mean":
+        # Scores of best-of-N data centre far from 0 (RP keeps its best sample); learning that offset through
+        # the hidden ReLUs first can switch them off for good.
+        with torch.no_grad():
+            _output_layer(model).bias.fill_(float(yt.mean()))
+    opt = torch.optim.Adam(model.parameters(), lr=config["lr"])
+    schedule = torch.optim.lr_scheduler.StepLR(opt, step_size=config["decay"], gamma=0.1)
+    gen = torch.Generator().manual_seed(config["seed"])
+    history: list[dict[str, float]] = []
+    if checkpoint.exists():
+        saved = torch.load(checkpoint, weights_only=False)
+        if saved["config"] == config:
+            model.load_state_dict(saved["model"])
+            opt.load_state_dict(saved["opt"])
+            schedule.load_state_dict(saved["schedule"])
+            gen.set_state(saved["gen"])
+            history = saved["history"]
+            log(f"  {name}: resuming after epoch {len(history)}")
+        else:
+            log(f"  {name}: {checkpoint.name} is for another configuration; starting afresh")
+    batch, epochs = config["batch"], config["epochs"]
+    for epoch in range(len(history), epochs):
+        model.train()
+        perm = torch.randperm(len(xt), generator=gen)
+        total = 0.0
+        for start in range(0, len(perm), batch):
+            idx = perm[start:start + batch]
+            loss = torch.mean((model(xt[idx]) - yt[idx]) ** 2)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+        schedule.step()
+        model.eval()
+        with torch.no_grad():
+            val = float(torch.mean((model(xv) - yv) ** 2))
+        history.append({"epoch": epoch + 1, "train_mse": round(total / len(xt), 3), "validation_mse": round(val, 3)})
+        log(f"  {name}: epoch {epoch + 1}/{epochs} train {history[-1]['train_mse']:.2f} validation {val:.2f}")
+        tmp = checkpoint.with_suffix(".tmp")
+        torch.save({"config": config, "model": model.state_dict(), "opt": opt.state_dict(),
+                    "schedule": schedule.state_dict(), "gen": gen.get_state(), "history": history}, tmp)
+        tmp.replace(checkpoint)
+    return history
+
+
 def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Path, *, epochs: int = 96,
           decay_every: int = 32, batch: int = 64, lr: float = 1e-3, validation: float = 0.2, seed: int = 0,
           rows: str = "rp", bias_init: str = "default", average: bool = True, threads: int | None = None,
@@ -163,72 +237,16 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.time()
-    base = base_dataset(dataset)
-    folder = Path(data_dir) / dataset
-    data = load(folder)
-    if rows == "rp" and base != "simple":
-        data = {k: v[data["rp"]] for k, v in data.items()}
-    raw_rows = len(data["score"])
-    x = features(data)
-    merged = 0
-    if average:
-        data, x, merged = average_identical(data, x)
-    y = data["score"].astype(np.float32)[:, None]
-    deals = np.unique(data["deal"])
-    rng = np.random.default_rng(seed)
-    held = rng.choice(deals, size=max(1, int(len(deals) * validation)), replace=False)
-    is_val = np.isin(data["deal"], held)  # split by deal: no round on both sides
-    xt, yt = torch.from_numpy(x[~is_val]), torch.from_numpy(y[~is_val])
-    xv, yv = torch.from_numpy(x[is_val]), torch.from_numpy(y[is_val])
+    split = _training_rows(dataset, data_dir, rows, average, validation, seed)
+    x, y, is_val, base = split["x"], split["y"], split["is_val"], split["base"]
     model = build_model(model_name)
-    if bias_init == "mean":
-        # Scores of best-of-N data centre far from 0 (RP keeps its best sample); learning that offset through
-        # the hidden ReLUs first can switch them off for good.
-        with torch.no_grad():
-            _output_layer(model).bias.fill_(float(yt.mean()))
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    schedule = torch.optim.lr_scheduler.StepLR(opt, step_size=decay_every, gamma=0.1)
-    gen = torch.Generator().manual_seed(seed)
-    history: list[dict[str, float]] = []
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / weights_file(model_name, dataset)  # the folder's name: variants never overwrite the base
     config = {"model": model_name, "dataset": dataset, "rows": int(len(x)), "epochs": epochs, "decay": decay_every,
               "batch": batch, "lr": lr, "seed": seed, "kept": rows, "bias": bias_init, "average": average}
     checkpoint = out / (path.name.split(".")[0] + ".checkpoint.pt")
-    if checkpoint.exists():
-        saved = torch.load(checkpoint, weights_only=False)
-        if saved["config"] == config:
-            model.load_state_dict(saved["model"])
-            opt.load_state_dict(saved["opt"])
-            schedule.load_state_dict(saved["schedule"])
-            gen.set_state(saved["gen"])
-            history = saved["history"]
-            log(f"  {model_name} on {dataset}: resuming after epoch {len(history)}")
-        else:
-            log(f"  {model_name} on {dataset}: {checkpoint.name} is for another configuration; starting afresh")
-    for epoch in range(len(history), epochs):
-        model.train()
-        perm = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for start in range(0, len(perm), batch):
-            idx = perm[start:start + batch]
-            loss = torch.mean((model(xt[idx]) - yt[idx]) ** 2)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(idx)
-        schedule.step()
-        model.eval()
-        with torch.no_grad():
-            val = float(torch.mean((model(xv) - yv) ** 2))
-        history.append({"epoch": epoch + 1, "train_mse": round(total / len(xt), 3), "validation_mse": round(val, 3)})
-        log(f"  {model_name} on {dataset}: epoch {epoch + 1}/{epochs} train {history[-1]['train_mse']:.2f} "
-            f"validation {val:.2f}")
-        tmp = checkpoint.with_suffix(".tmp")
-        torch.save({"config": config, "model": model.state_dict(), "opt": opt.state_dict(),
-                    "schedule": schedule.state_dict(), "gen": gen.get_state(), "history": history}, tmp)
-        tmp.replace(checkpoint)
+    history = _fit(model, split, config, checkpoint, log)
     export_onnx(model, x[:1], path)
     card = {
         "name": f"offense {model_name} / {base}",
@@ -238,10 +256,11 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
         "input": "packed float32 rows: x hand after the discard (52, suit-major 4x13), o ISRU Bayesian estimate "
                  "(52), m = deadwood/10, sets, runs, hit count/10",
         "target": "the round's score for this player (+s won, -s lost), gamma = 1",
-        "data": {"dataset": base, "folder": dataset, "sha256": data_hash(folder),
+        "data": {"dataset": base, "folder": dataset, "sha256": data_hash(split["folder"]),
                  "resample": "deck" if "-deck" in dataset else ("stock" if base != "simple" else "none"),
-                 "rows_recorded": int(raw_rows), "identical_rows_merged": int(merged), "rows": int(len(x)),
-                 "train_rows": int((~is_val).sum()), "validation_rows": int(is_val.sum()), "deals": int(len(deals)),
+                 "rows_recorded": int(split["raw_rows"]), "identical_rows_merged": int(split["merged"]),
+                 "rows": int(len(x)), "train_rows": int((~is_val).sum()), "validation_rows": int(is_val.sum()),
+                 "deals": int(split["deals"]),
                  "stages": "every discard" if dataset.endswith("-all") else "last discard of each player per round",
                  "rows_kept": "RP's rows only" if rows == "rp" and base != "simple" else "both seats",
                  "score_mean": float(y.mean()), "score_std": float(y.std())},
