@@ -40,37 +40,4 @@ for g in $(seq 1 "$GENS"); do
   gen "gen${g}_self" heuristic,heuristic "$GAMES" $((30 + 2 * g)) "$w"
   gen "gen${g}_simple" heuristic,simple "$GAMES" $((31 + 2 * g)) "$w"
 done
-$PY - "$DATA" "$WEIGHTS" "$RES" "$GENS" <<'PY'
-import json, pathlib, sys
-from ginbots.estimators.data import load
-from ginbots.estimators.metrics import card_accuracy_precision, mean_squared_difference
-from ginbots.estimators.nets import MLP8Estimator
-from ginbots.estimators.snapshot import bits
-from ginbots.stats import wilson
-data, weights, res, gens = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), int(sys.argv[4])
-test = load([p for d in sorted(pathlib.Path(data).glob("test_*")) for p in sorted(d.glob("chunk_*.npz"))])
-truth = bits(test.truth)
-rows = {}
-for g in range(gens + 1):
-    path = weights / f"gen{g}" / "mlp8.onnx" if g else None
-    est = MLP8Estimator(path)
-    p = est.raw(test)
-    acc, prec = card_accuracy_precision(p, truth)
-    entry = {"accuracy": round(acc, 4), "precision": round(prec, 4),
-             "msd": round(float(mean_squared_difference(p, truth).mean()), 4), "test_rows": int(len(test))}
-    f = res / f"gen{g}_vs_simple.json"
-    if f.exists():
-        d = json.loads(f.read_text())["A"]
-        lo, hi = wilson(d["wins"], d["wins"] + d["losses"], 0.90)
-        entry.update(win_rate=round(d["wins"] / (d["wins"] + d["losses"]), 4), ci90=[round(lo, 4), round(hi, 4)],
-                     games=d["wins"] + d["losses"])
-    card = weights / f"gen{g}" / "mlp8.card.json"
-    if card.exists():
-        entry["train_rows"] = json.loads(card.read_text())["data"]["train_rows"]
-    rows["shipped (Simple data)" if g == 0 else f"generation {g}"] = entry
-    print(g, entry, flush=True)
-always_absent = float((truth == 0).mean())
-(res / "summary.json").write_text(json.dumps({"always_absent_accuracy": round(always_absent, 4),
-                                             "document_002": {"accuracy": 0.8247, "precision": 0.6843},
-                                             "generations": rows}, indent=2) + "\n")
-PY
+$PY experiments/mlp8_summary.py "$DATA" "$WEIGHTS" "$RES" "$GENS"

@@ -47,4 +47,4 @@ for g in $(seq 1 "$GENS"); do
       --seed "$seed" --chunk 250 --workers "${WORKERS:-1}" --out "$DATA/retuned${g}_$opp" > /dev/null
   done
 done
-echo "done: $RES"
+$PY experiments/mlp8_summary.py "$DATA" "$WEIGHTS" "$RES" "$GENS" _tuned_vs_simple.json
