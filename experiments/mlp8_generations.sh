@@ -3,7 +3,7 @@
 # (heuristic vs heuristic:tuned, and each against Simple); each generation trains mlp8 on all data so
 # far, measures the heuristic bot with it (2,000 games vs simple, duplicate deals) and document 002's
 # accuracy / precision on a fixed test set, then plays the next generation's data with it (self-play
-# and against Simple). Re-tuning between generations is left out (see docs/bots/heuristic.md).
+# and against Simple). experiments/mlp8_retuned.sh adds re-tuning between generations on this data.
 # Resumable: finished chunks, weights and results are kept.
 # Usage: experiments/mlp8_generations.sh   (env: GENS=3, GAMES=500, WORKERS=1)
 set -e
