@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 CALIBRATED = ("shankar-cnn", "mlp8", "bayes")
 #: Every estimator ``make_estimator`` can build (``omniscient`` only in evaluation).
 ESTIMATOR_NAMES = ("uniform", "omniscient", "bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8",
-                   "mlp8-heuristic", "gbt", "ensemble") \
+                   "mlp8-heuristic", "mlp8-retuned", "gbt", "ensemble") \
     + tuple(f"{name}+{method}" for name in CALIBRATED for method in ("isotonic", "logistic"))
 
 
@@ -46,6 +46,8 @@ def make_estimator(name: str) -> "Estimator":
         return nets.MLP8Estimator()
     if name == "mlp8-heuristic":
         return nets.MLP8HeuristicEstimator()
+    if name == "mlp8-retuned":
+        return nets.MLP8RetunedEstimator()
     if name == "gbt":
         from .tabular import TreeEstimator
 

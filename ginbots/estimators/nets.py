@@ -21,7 +21,7 @@ from .weights import OnnxNet, find_weights
 
 #: estimator name -> weights file
 NET_FILES = {"shankar-cnn": "shankar_cnn.onnx", "simple-nn": "simple_nn.onnx", "mlp8": "mlp8.onnx",
-             "mlp8-heuristic": "mlp8_heuristic.onnx"}
+             "mlp8-heuristic": "mlp8_heuristic.onnx", "mlp8-retuned": "mlp8_retuned.onnx"}
 
 
 class NetEstimator(Estimator):
@@ -51,6 +51,13 @@ class MLP8HeuristicEstimator(MLP8Estimator):
     generations (``experiments/mlp8_generations.sh``), not on Simple's."""
 
     name = "mlp8-heuristic"
+
+
+class MLP8RetunedEstimator(MLP8Estimator):
+    """``mlp8`` from document 002's loop with the heuristic re-tuned between generations
+    (``experiments/mlp8_retuned.sh``, generation 2); the re-tuned heuristic plays with it."""
+
+    name = "mlp8-retuned"
 
 
 def run_in_sequence(snap: Snapshot, step_fn: Callable[[Snapshot, np.ndarray], np.ndarray]) -> np.ndarray:
