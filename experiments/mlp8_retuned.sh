@@ -26,10 +26,8 @@ for g in $(seq 1 "$GENS"); do
   fi
   if [ ! -s "$w/mlp8.card.json" ]; then
     rm -rf "$DATA/train_retuned" && mkdir -p "$DATA/train_retuned"
-    for d in "$DATA"/gen0_* "$DATA"/retuned*; do  # generation 0 and every re-tuned generation so far
-      [ -d "$d" ] || continue
-      n=${d##*/retuned}; [ "$d" != "${d%/gen0_*}" ] || [ "${n%%_*}" -lt "$g" ] || continue
-      ln -s "../${d##*/}" "$DATA/train_retuned/${d##*/}"
+    for d in "$DATA"/gen0_* $(for k in $(seq 1 $((g - 1))); do echo "$DATA/retuned${k}_"*; done); do
+      ln -s "../${d##*/}" "$DATA/train_retuned/${d##*/}"  # generation 0 and every re-tuned generation so far
     done
     $PY -m ginbots estimators train mlp8 --data "$DATA/train_retuned" --max-rows 100000000 --epochs 6 --out "$w"
   fi

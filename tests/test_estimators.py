@@ -216,3 +216,9 @@ def test_live_recurrent_estimate_matches_the_batch_path() -> None:
     snap = Snapshot.concat(rows)
     batch = normalise(snap, est.raw(snap))
     np.testing.assert_allclose(np.stack(live), batch, atol=1e-5)
+
+
+def test_every_network_estimator_has_a_weights_file_and_a_name():
+    from ginbots.estimators.nets import NET_ESTIMATORS, NET_FILES
+
+    assert set(NET_ESTIMATORS) == set(NET_FILES) and set(NET_ESTIMATORS) <= set(ESTIMATOR_NAMES)

@@ -38,16 +38,8 @@ def make_estimator(name: str) -> "Estimator":
         return base.OmniscientEstimator()
     if name in ("bayes", "bayes-isru"):
         return bayes.BayesianEstimator.load(find_weights(BAYES_FILE), "logistic" if name == "bayes" else "isru")
-    if name == "shankar-cnn":
-        return nets.ShankarCNNEstimator()
-    if name == "simple-nn":
-        return nets.SimpleNNEstimator()
-    if name == "mlp8":
-        return nets.MLP8Estimator()
-    if name == "mlp8-heuristic":
-        return nets.MLP8HeuristicEstimator()
-    if name == "mlp8-retuned":
-        return nets.MLP8RetunedEstimator()
+    if name in nets.NET_ESTIMATORS:
+        return nets.NET_ESTIMATORS[name]()
     if name == "gbt":
         from .tabular import TreeEstimator
 

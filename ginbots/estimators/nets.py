@@ -106,3 +106,9 @@ class SimpleNNEstimator(NetEstimator):
             raw = self._step(snap, prev)[0]
             self._last = (knowledge, knowledge.opp_turns, raw)
         return normalise(snap, raw[None])[0]
+
+
+#: estimator name -> its class, for every network-backed estimator of ``NET_FILES``
+NET_ESTIMATORS: dict[str, type[NetEstimator]] = {
+    cls.name: cls for cls in (ShankarCNNEstimator, SimpleNNEstimator, MLP8Estimator, MLP8HeuristicEstimator,
+                              MLP8RetunedEstimator)}
