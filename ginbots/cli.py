@@ -317,6 +317,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser = add_parser  # type: ignore[method-assign]
 
+    _add_play_commands(sub)
+    _add_tuning_commands(sub)
+    _add_submission_commands(sub)
+    from .estimators.cli import add_parser as add_estimators_parser
+
+    add_estimators_parser(sub)
+    from .offense import add_parser as add_offense_parser
+
+    add_offense_parser(sub)
+
+    p = sub.add_parser("bench", help="speed benchmarks on this machine")
+    p.add_argument("what", nargs="?", choices=("all", "selfplay"), default="all",
+                   help="all: melds, engine and decision times (default); selfplay: the compiled self-play core "
+                        "against the engine on the same hands (extra train)")
+    p.add_argument("--quick", action="store_true", help="short run (less precise)")
+    p.add_argument("--json", help="write the figures as JSON")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def _add_play_commands(sub: Any) -> None:
+    """Commands that play, replay and show games: list, match, replay, play, view."""
     p = sub.add_parser("list", help="registered players and their hyperparameters")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_list)
@@ -365,6 +387,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="the HTML file (default: TRACE with .html)")
     p.set_defaults(func=cmd_view)
 
+
+
+def _add_tuning_commands(sub: Any) -> None:
+    """Commands that measure bots against each other at scale: tune, tournament."""
     p = sub.add_parser("tune", help="tune a bot's hyperparameters with Optuna (needs the tune extra)")
     p.add_argument("bot")
     p.add_argument("--opponents", default="simple", help="comma-separated player specs (default: simple)")
@@ -404,6 +430,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_isolation(p)
     p.set_defaults(func=cmd_tournament)
 
+
+
+def _add_submission_commands(sub: Any) -> None:
+    """Commands that run a bot for a harness outside the package: serve, package, openspiel."""
     p = sub.add_parser("serve", help="play a bot over stdin/stdout (the bridge protocol, submission/PROTOCOL.md)")
     p.add_argument("bot")
     p.add_argument("--params")
@@ -430,22 +460,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_openspiel)
-
-    from .estimators.cli import add_parser as add_estimators_parser
-
-    add_estimators_parser(sub)
-    from .offense import add_parser as add_offense_parser
-
-    add_offense_parser(sub)
-
-    p = sub.add_parser("bench", help="speed benchmarks on this machine")
-    p.add_argument("what", nargs="?", choices=("all", "selfplay"), default="all",
-                   help="all: melds, engine and decision times (default); selfplay: the compiled self-play core "
-                        "against the engine on the same hands (extra train)")
-    p.add_argument("--quick", action="store_true", help="short run (less precise)")
-    p.add_argument("--json", help="write the figures as JSON")
-    p.set_defaults(func=cmd_bench)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
