@@ -134,6 +134,8 @@ def play_hand(deck, starter, kinds, streams, max_turns, out, state, used, cands,
     """Play one hand of ``deck`` (deal order) into ``out``; returns the number of logged events.
 
     ``kinds``: 0 Simple, 1 RP per seat; ``streams``: each seat's random stream state (advanced).
+    One long function on purpose: it is the hot loop of self-play and follows the engine's hand loop
+    phase for phase, so the hand-for-hand equality tests can be read against it side by side.
     """
     state[0] = 0
     state[1] = 0
