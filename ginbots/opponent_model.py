@@ -276,16 +276,17 @@ class OpponentFilter:
     def sample(self, count: int, knowledge: Knowledge) -> list[int]:
         """``count`` opponent hands drawn by weight."""
         self._consistent(knowledge)
-        self._refresh(knowledge)
+        self.refresh(knowledge)
         p = self.weights / self.weights.sum()
         return [int(h) for h in self.hands[self.rng.choice(len(p), size=count, p=p)]]
 
     def holds(self, knowledge: Knowledge) -> np.ndarray:
         """(52,) weighted chance that the opponent holds each card."""
         self._consistent(knowledge)
-        self._refresh(knowledge)
+        self.refresh(knowledge)
         return (self.weights @ _bit_matrix(self.hands)) / self.weights.sum()
 
-    def _refresh(self, knowledge: Knowledge) -> None:
+    def refresh(self, knowledge: Knowledge) -> None:
+        """Spread the hands out again (``rejuvenate``) if a resampling has copied them since the last time."""
         if self.stale and self.sweeps:
             self.rejuvenate(knowledge, self.sweeps)

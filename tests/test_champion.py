@@ -136,3 +136,24 @@ def test_champion_with_the_opponent_filter_plays_reproducibly():
     (first, bot), (second, _) = play(), play()
     assert first.forfeit is None and first.scores == second.scores
     assert bot.filter.started and 0.0 < bot.rho < 1.0
+
+
+def test_the_filter_can_pick_the_second_estimator_without_its_hands_being_used():
+    """switch_by=filter: the filter runs (and keeps its hands spread) only to weigh minimum-deadwood
+    play; the mean of its end-of-hand rho picks the model, and its hands are never trusted."""
+    from ginbots.estimators import shared_estimator
+
+    bot = ChampionPlayer(seed=4, worlds=12, second_estimator="mlp8-heuristic", switch_by="filter",
+                         switch_rho=0.6, filter_particles=300)
+    trusted = []
+    original = bot.trusts_filter
+    bot.trusts_filter = lambda: trusted.append(original()) or trusted[-1]
+    result = play_game([bot, SimplePlayer(seed=6)], seed=13, config=GameConfig(time_budget=30.0, max_hands_per_game=3))
+    assert result.forfeit is None and bot.filter.started and bot.filter.moves > 0
+    assert len(bot.hand_rhos) == len(result.hands) and not any(trusted)
+    bot.hand_rhos = [0.9, 0.5]  # mean 0.7: Simple-like, the first model
+    assert bot.estimator() is shared_estimator("mlp8")
+    bot.hand_rhos = [0.9, 0.2]  # mean 0.55: not minimum-deadwood play, the second
+    assert bot.estimator() is shared_estimator("mlp8-heuristic")
+    bot.new_game(1)
+    assert bot.hand_rhos == [] and bot.estimator() is shared_estimator("mlp8")

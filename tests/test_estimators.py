@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ginbots.cards import parse_card, parse_cards
+from ginbots.cards import parse_cards
 from ginbots.estimators import ESTIMATOR_NAMES, make_estimator
 from ginbots.estimators.bayes import BayesianEstimator, count_tables
 from ginbots.estimators.data import record_games

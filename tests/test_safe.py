@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ginbots.cards import parse_card, parse_cards
+from ginbots.cards import parse_card
 from ginbots.engine import play_game
 from ginbots.estimators.risk import discard_risk
 from ginbots.players.baselines import SimplePlayer

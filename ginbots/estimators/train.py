@@ -120,7 +120,6 @@ def train_network(name: str, train: Snapshot, val: Snapshot, out_dir: str | Path
         # Generation g learns from inputs that hold generation g-1's own estimates (document 001).
         model, fn = None, None
         for g in range(generations):
-            step: Callable[[Snapshot, np.ndarray], np.ndarray]
             if fn is None:
                 prev = run_in_sequence(train, lambda s, p: p)  # generation 0: the uniform estimate throughout
             else:

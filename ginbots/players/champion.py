@@ -86,9 +86,16 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="a second opponent model (e.g. mlp8-heuristic), used for the rest of a game once it has "
                            "scored the opponent's revealed hands better than `estimator` by `switch_margin`; none: off "
                            "(measured level with the default, docs/bots/champion.md)"),
+        Hyperparameter("switch_by", str, "revealed", choices=("revealed", "filter"), tunable=False,
+                       doc="what picks the second estimator: revealed (the log score of the opponent's revealed "
+                           "hands, `switch_margin`) or filter (the opponent filter's weight of minimum-deadwood play, "
+                           "`switch_rho`; the filter then runs for this alone unless `opponent_filter`)"),
         Hyperparameter("switch_margin", float, 3.0, 0.0, 100.0,
                        doc="log score (nats, summed over this game's revealed opponent hands) by which the second "
                            "estimator must lead before it is used"),
+        Hyperparameter("switch_rho", float, 0.6, 0.0, 1.0,
+                       doc="with switch_by=filter: the second estimator once the mean of the filter's rho at the "
+                           "end of each hand so far falls below this (a Simple-like opponent keeps it near 1)"),
         Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
@@ -122,6 +129,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.last_scores = (0, 0)
         self.pending_knock: float | None = None
         self.second_lead = 0.0  # log score of the second estimator minus the first's, revealed hands so far
+        self.hand_rhos: list[float] = []  # the filter's rho at the end of each hand
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
@@ -132,7 +140,13 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
 
     # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
     def filter_enabled(self) -> bool:
-        return self.params["opponent_filter"]
+        return self.params["opponent_filter"] or self._switch_by_filter()
+
+    def _switch_by_filter(self) -> bool:
+        return self.params["second_estimator"] != "none" and self.params["switch_by"] == "filter"
+
+    def trusts_filter(self) -> bool:
+        return self.params["opponent_filter"] and super().trusts_filter()
 
     def filter_knock_at(self) -> int:
         return self.opponent_knock_at()
@@ -160,6 +174,13 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             return super().sampled_opponents(holds)
         return np.array(self.filter_sample(self.params["samples"]), dtype=np.uint64)
 
+    def report_discard(self, seat: int, card: int) -> None:
+        super().report_discard(seat, card)
+        if seat != self.seat and self._switch_by_filter() and not self.params["opponent_filter"]:
+            # Nothing reads the filter's hands here, so move them now: collapsed hands explain
+            # minimum-deadwood play badly and would drag rho down against Simple itself.
+            self._read_filter(lambda: self.filter.refresh(self.knowledge))
+
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
         if self.knocker is None:
@@ -185,6 +206,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         ours = scores[self.seat] - self.last_scores[self.seat]
         theirs = scores[1 - self.seat] - self.last_scores[1 - self.seat]
         self.last_scores = tuple(scores)
+        if self._switch_by_filter() and self.filter.started:
+            self.hand_rhos.append(self.filter.rho)
         if self.pending_knock is not None:
             self.knock_errors.append(self.pending_knock - (ours - theirs))
             self.pending_knock = None
@@ -194,9 +217,13 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         """The second estimator once this game's revealed hands favour it by ``switch_margin``, else the
         first: estimators are fitted on some players' games, and the opponent shows which fits it."""
         second = self.params["second_estimator"]
-        if second != "none" and self.second_lead > self.params["switch_margin"]:
-            return shared_estimator(second)
-        return super().estimator()
+        if second == "none":
+            return super().estimator()
+        if self.params["switch_by"] == "filter":
+            switch = bool(self.hand_rhos) and sum(self.hand_rhos) / len(self.hand_rhos) < self.params["switch_rho"]
+        else:
+            switch = self.second_lead > self.params["switch_margin"]
+        return shared_estimator(second) if switch else super().estimator()
 
     def weight_files(self) -> list:
         second = self.params["second_estimator"]
@@ -205,7 +232,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def _check_models(self) -> None:
         """Both estimators' view at our discard, scored when the opponent's hand is revealed."""
         second = self.params["second_estimator"]
-        if second == "none":
+        if second == "none" or self.params["switch_by"] != "revealed":
             return
         k = self.knowledge
         self.model_check = (k.unknown & ~k.opp_known, super().estimator().estimate(k),
