@@ -20,7 +20,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
+from typing import Any
 
 from . import __version__
 from .registry import available_players, parse_spec
@@ -316,6 +316,44 @@ def fresh_python(where: Path, requirements: dict[str, str]) -> Path:
     return python
 
 
+def _read_manifest(root: Path) -> dict[str, Any]:
+    """The unpacked archive's manifest, its required fields checked (ValueError names the one that is wrong)."""
+    manifest = json.loads((root / MANIFEST).read_text())
+    listed = manifest["files"]
+    if not isinstance(listed, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in listed.items()):
+        raise ValueError("'files' must map each file to its sha256")
+    for key in ("bot", "spec"):
+        if not isinstance(manifest.get(key), str):
+            raise ValueError(f"{key!r} must be a string")
+    return manifest
+
+
+def _file_problems(root: Path, listed: dict[str, str]) -> list[str]:
+    """Files missing, unlisted or changed against the manifest's list of sha256 sums."""
+    present = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()} - {MANIFEST}
+    problems = [f"{name}: listed in the manifest but missing" for name in sorted(set(listed) - present)]
+    problems += [f"{name}: present but not in the manifest" for name in sorted(present - set(listed))]
+    problems += [f"{name}: sha256 differs from the manifest (tampered or corrupt)"
+                 for name in sorted(set(listed) & present) if _sha256(root / name) != listed[name]]
+    return problems
+
+
+def _smoke_games(remote: Any, games: int, report: Verification) -> None:
+    """Play ``games`` games of the unpacked bot against Simple, seats alternating, into ``report``."""
+    from .engine import GameConfig, play_game
+    from .players.baselines import SimplePlayer
+
+    for g in range(games):
+        bots = [remote, SimplePlayer(seed=g)]
+        res = play_game(bots if g % 2 == 0 else bots[::-1], seed=1000 + g,
+                        config=GameConfig(time_budget=60.0), player_seeds=(g, g + 1))
+        report.games += 1
+        report.wins += res.winner == (0 if g % 2 == 0 else 1)
+        if res.forfeit is not None:
+            report.forfeits += 1
+            report.problems.append(f"smoke game {g}: {res.forfeit.reason}")
+
+
 def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) -> Verification:
     """Unpack into a fresh directory, check hashes and completeness, play smoke games from the copy.
 
@@ -325,8 +363,6 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
     for a file the archive lacks.
     """
     from .bridge import ProcessPlayer
-    from .engine import GameConfig, play_game
-    from .players.baselines import SimplePlayer
 
     archive = Path(archive)
     report = Verification(str(archive), ok=False)
@@ -347,25 +383,11 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
             report.problems.append(f"not a readable zip archive: {exc}")
             return report
         try:
-            manifest = json.loads((root / MANIFEST).read_text())
-            listed = manifest["files"]
-            if not isinstance(listed, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                                       for k, v in listed.items()):
-                raise ValueError("'files' must map each file to its sha256")
-            for key in ("bot", "spec"):
-                if not isinstance(manifest.get(key), str):
-                    raise ValueError(f"{key!r} must be a string")
+            manifest = _read_manifest(root)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             report.problems.append(f"{MANIFEST} missing or malformed: {exc}")
             return report
-        present = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()} - {MANIFEST}
-        for name in sorted(set(listed) - present):
-            report.problems.append(f"{name}: listed in the manifest but missing")
-        for name in sorted(present - set(listed)):
-            report.problems.append(f"{name}: present but not in the manifest")
-        for name in sorted(set(listed) & present):
-            if _sha256(root / name) != listed[name]:
-                report.problems.append(f"{name}: sha256 differs from the manifest (tampered or corrupt)")
+        report.problems.extend(_file_problems(root, manifest["files"]))
         if report.problems:
             return report
         python = Path(sys.executable)
@@ -394,16 +416,7 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
             if not where.startswith(str(root.resolve())) and not where.startswith(str(root)):
                 report.problems.append(f"the bridge loaded ginbots from {where}, not from the archive")
                 return report
-            for g in range(games):
-                bots = [remote, SimplePlayer(seed=g)]
-                res = play_game(bots if g % 2 == 0 else bots[::-1], seed=1000 + g,
-                                config=GameConfig(time_budget=60.0), player_seeds=(g, g + 1))
-                seat = 0 if g % 2 == 0 else 1
-                report.games += 1
-                report.wins += res.winner == seat
-                if res.forfeit is not None:
-                    report.forfeits += 1
-                    report.problems.append(f"smoke game {g}: {res.forfeit.reason}")
+            _smoke_games(remote, games, report)
         finally:
             remote.close()
     report.ok = not report.problems

@@ -144,7 +144,7 @@ button{font-size:15px;padding:4px 10px} .dim{color:#b7d7c6;font-size:13px}
 _SCRIPT = """
 const F = JSON.parse(document.getElementById('frames').textContent);
 let i = 0;
-const start = location.hash.match(/step=(\d+)/);  // game.html#step=40 opens at step 40
+const start = location.hash.match(/step=(\\d+)/);  // game.html#step=40 opens at step 40
 if (start) i = Math.max(0, Math.min(F.length - 1, Number(start[1]) - 1));
 const SUIT = {C:'\\u2663', H:'\\u2665', S:'\\u2660', D:'\\u2666'};
 function card(name){const r=name[0]==='T'?'10':name[0], s=name[1];
