@@ -90,7 +90,7 @@ def test_second_estimator_takes_over_once_revealed_hands_favour_it():
 
     from ginbots.estimators import shared_estimator
 
-    bot = ChampionPlayer(seed=0, second_estimator="mlp8-heuristic", switch_margin=3.0)
+    bot = ChampionPlayer(seed=0, second_estimator="mlp8-heuristic", switch_by="revealed", switch_margin=3.0)
     bot.new_game(0)
     bot.start_hand(1, 0, mask_of(range(10)))
     assert bot.estimator() is shared_estimator("mlp8")

@@ -81,12 +81,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="learn from this game's own knocks: knocking now is marked down by the mean of "
                            "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
                            "this many knocks had erred by 0; 0: off"),
-        Hyperparameter("second_estimator", str, "none",
+        Hyperparameter("second_estimator", str, "mlp8-heuristic",
                        choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
-                       doc="a second opponent model (e.g. mlp8-heuristic), used for the rest of a game once it has "
-                           "scored the opponent's revealed hands better than `estimator` by `switch_margin`; none: off "
-                           "(measured level with the default, docs/bots/champion.md)"),
-        Hyperparameter("switch_by", str, "revealed", choices=("revealed", "filter"), tunable=False,
+                       doc="a second opponent model, used once this game shows an opponent it fits better "
+                           "(`switch_by`); none: `estimator` throughout (the previous default)"),
+        Hyperparameter("switch_by", str, "filter", choices=("revealed", "filter"), tunable=False,
                        doc="what picks the second estimator: revealed (the log score of the opponent's revealed "
                            "hands, `switch_margin`) or filter (the opponent filter's weight of minimum-deadwood play, "
                            "`switch_rho`; the filter then runs for this alone unless `opponent_filter`)"),
@@ -107,7 +106,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
                            "(ginbots.opponent_model): level with the estimator in play (750 paired games) at "
                            "2-3x the thinking; off: the estimator alone"),
-        *FILTER_HYPERPARAMETERS,
+        # 1,000 hands suffice to weigh the opponent's play for the switch (4,000 were measured for
+        # opponent_filter=true, whose hands feed the search).
+        *(replace(h, default=1000) if h.name == "filter_particles" else h for h in FILTER_HYPERPARAMETERS),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 48, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision"),
@@ -214,8 +215,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
 
     # --- which opponent model ------------------------------------------------------------------
     def estimator(self) -> Estimator:
-        """The second estimator once this game's revealed hands favour it by ``switch_margin``, else the
-        first: estimators are fitted on some players' games, and the opponent shows which fits it."""
+        """The second estimator once this game shows an opponent it fits better (``switch_by``: the filter's
+        mean end-of-hand rho below ``switch_rho``, or the revealed hands' log score ahead by ``switch_margin``),
+        else the first: estimators are fitted on some players' games, and the opponent shows which fits it."""
         second = self.params["second_estimator"]
         if second == "none":
             return super().estimator()
