@@ -10,6 +10,10 @@ heuristic's (document 002) with the weights its tuning found; on top of it:
   (``ginbots.opponent_model``) while the filter trusts that model; the heuristic's
   own view of the opponent (its chance of holding each card, its sampled hands)
   comes from the same source.
+- **Which estimator.** ``mlp8`` (fitted on Simple's games) or ``mlp8-heuristic`` (on the
+  heuristic agents'): the opponent filter runs alongside to weigh how well minimum-deadwood
+  play explains the opponent, and a game whose mean end-of-hand weight falls below
+  ``switch_rho`` gets the second (``second_estimator``, ``switch_by=filter``).
 - **Playouts.** A candidate action is played out to the end of the hand on every
   world with ``ginbots.rollout`` (both seats on Simple's rule with their own knock
   thresholds); the same worlds serve every candidate (common random numbers) and
