@@ -157,3 +157,26 @@ def test_the_filter_can_pick_the_second_estimator_without_its_hands_being_used()
     assert bot.estimator() is shared_estimator("mlp8-heuristic")
     bot.new_game(1)
     assert bot.hand_rhos == [] and bot.estimator() is shared_estimator("mlp8")
+
+
+def test_memory_carries_the_opponents_evidence_into_later_games():
+    """memory_hands=N: a new game starts from the last N entries of what earlier games showed (so the
+    second estimator can serve a game's first hand); 0 starts each game afresh."""
+    from ginbots.estimators import shared_estimator
+
+    bot = ChampionPlayer(seed=4, worlds=12, memory_hands=3, filter_particles=300)
+    result = play_game([bot, SimplePlayer(seed=6)], seed=13, config=GameConfig(time_budget=30.0, max_hands_per_game=4))
+    assert result.forfeit is None and len(bot.hand_rhos) == len(result.hands) >= 2
+    bot.hand_rhos, bot.opp_knocks, bot.knock_errors = [0.9, 0.1, 0.2, 0.3], [8, 9], [4.0, 5.0, 6.0, 7.0]
+    bot.opp_declines = [3]
+    bot.new_game(1)
+    assert bot.hand_rhos == [0.1, 0.2, 0.3] and bot.opp_knocks == [8, 9] and bot.opp_declines == [3]
+    assert bot.knock_errors == [5.0, 6.0, 7.0] and bot.last_scores == (0, 0)
+    bot.start_hand(1, 0, mask_of(range(10)))
+    assert bot.estimator() is shared_estimator("mlp8-heuristic")  # before this game's first hand ends
+    assert bot.knock_correction() == 18.0 / 5 and bot.opponent_knock_at() == 8  # the carried knocks
+    fresh = ChampionPlayer(seed=4, memory_hands=0)
+    fresh.new_game(0)
+    fresh.hand_rhos = [0.1]
+    fresh.new_game(1)
+    assert fresh.hand_rhos == [] and fresh.estimator() is shared_estimator("mlp8")

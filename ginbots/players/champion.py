@@ -99,6 +99,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         Hyperparameter("switch_rho", float, 0.6, 0.0, 1.0,
                        doc="with switch_by=filter: the second estimator once the mean of the filter's rho at the "
                            "end of each hand so far falls below this (a Simple-like opponent keeps it near 1)"),
+        Hyperparameter("memory_hands", int, 0, 0, 1000,
+                       doc="evidence about the opponent carried into this player's later games (runners reuse "
+                           "a player for a whole match): the last this many of each kind (end-of-hand rho, "
+                           "its knocks and kept knockable hands, our searched knocks' errors); 0: each game afresh"),
         Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
@@ -128,13 +132,21 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def new_game(self, seed: int | None = None) -> None:
         super().new_game(seed)
         self.thought = 0.0
-        self.opp_knocks: list[int] = []     # deadwood of each opponent knock
-        self.opp_declines: list[int] = []   # knockable deadwood the opponent kept without knocking
-        self.knock_errors: list[float] = []  # predicted minus realised points of our searched knocks
+        self.opp_knocks: list[int] = self._carried("opp_knocks")  # deadwood of each opponent knock
+        # knockable deadwood the opponent kept without knocking
+        self.opp_declines: list[int] = self._carried("opp_declines")
+        # predicted minus realised points of our searched knocks
+        self.knock_errors: list[float] = self._carried("knock_errors")
         self.last_scores = (0, 0)
         self.pending_knock: float | None = None
         self.second_lead = 0.0  # log score of the second estimator minus the first's, revealed hands so far
-        self.hand_rhos: list[float] = []  # the filter's rho at the end of each hand
+        self.hand_rhos: list[float] = self._carried("hand_rhos")  # the filter's rho at the end of each hand
+
+    def _carried(self, name: str) -> list:
+        """The last ``memory_hands`` entries of an evidence list from the games before (none when 0):
+        the same opponent sits across the table for a whole match, so what it showed still holds."""
+        keep = self.params["memory_hands"]
+        return list(getattr(self, name, [])[-keep:]) if keep else []
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
