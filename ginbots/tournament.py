@@ -64,7 +64,7 @@ def _record(pair: int, bots: tuple[str, str], job: GameJob, summary: dict[str, A
 
 
 class _Worker:
-    players: dict[str, Any] = {}
+    players: dict[tuple[str, int | None], Any] = {}
     specs: dict[str, PlayerSpec] = {}
     config: TournamentConfig
 
@@ -76,16 +76,20 @@ class _Worker:
         cls.players = {}
 
     @classmethod
-    def player(cls, name: str) -> Any:
-        if name not in cls.players:
-            cls.players[name] = cls.specs[name].make()
-        return cls.players[name]
+    def player(cls, name: str, pair: int) -> Any:
+        """The bot's player for this pair's match: built once per match, as a runner builds the players of
+        each match, so what a bot learns of one opponent across games never follows it to the next. A bot in
+        its own process (``isolate``) is shared by its matches: a process per match would be too many."""
+        key = (name, None if cls.specs[name].isolate else pair)
+        if key not in cls.players:
+            cls.players[key] = cls.specs[name].make()
+        return cls.players[key]
 
     @classmethod
     def run(cls, item: tuple[int, GameJob]) -> dict[str, Any]:
         p, job = item
         a, b = cls.config.pairs()[p]
-        pa, pb = cls.player(a), cls.player(b)
+        pa, pb = cls.player(a, p), cls.player(b, p)
         prepare_players(pa, pb)
         seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
         seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)

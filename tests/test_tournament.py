@@ -108,3 +108,13 @@ def test_cli_tournament_runs_and_prints_ratings(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "round robin of 2 bots" in out and "report:" in out
     assert (tmp_path / "report.html").exists() and (tmp_path / "summary.json").exists()
+
+
+def test_each_match_gets_its_own_players_so_nothing_learned_follows_a_bot_to_its_next_opponent():
+    config = TournamentConfig(bots=("simple", "greedy", "random"), games_per_pair=2, seed=1)
+    _Worker.setup(config)
+    first, again = _Worker.player("simple", 0), _Worker.player("simple", 0)
+    assert first is again                           # one player for the whole match ...
+    assert _Worker.player("simple", 1) is not first  # ... and a fresh one against the next opponent
+    _Worker.run(config.jobs()[0])
+    assert set(_Worker.players) >= {("simple", 0), ("greedy", 0), ("simple", 1)}
