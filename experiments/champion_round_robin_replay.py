@@ -1,7 +1,7 @@
 """Re-play a committed round robin's champion pairs with the champion as it is now, and re-rate.
 
 The champion is the tournament's first bot, so its pairs are pairs 0..n-2; each is re-played as a
-match on the same deals (seed ``derive_seed(tournament seed, pair)``, duplicate, the tournament's
+match on the same deals (the pair's seed from ``TournamentConfig.pair_seed``, duplicate, the tournament's
 games per pair), resumably (a finished pair is skipped). The other pairs' wins come from the round
 robin's ``summary.json`` (their bots have not changed), and Bradley-Terry ratings are fitted on the
 merged table.
@@ -17,13 +17,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ginbots.match import derive_seed
 from ginbots.ratings import bradley_terry
 from ginbots.stats import wilson
+from ginbots.tournament import TournamentConfig
 
 
 def replay(rr: Path, out: Path, champion: str, workers: int) -> dict[tuple[str, str], float]:
     config = json.loads((rr / "tournament.json").read_text())
+    tournament = TournamentConfig(bots=tuple(config["bots"]), games_per_pair=config["games_per_pair"], seed=config["seed"])
     bots = config["bots"]
     if bots[0] != "champion":
         sys.exit(f"{rr}: the champion must be the first bot, got {bots[0]}")
@@ -32,7 +33,7 @@ def replay(rr: Path, out: Path, champion: str, workers: int) -> dict[tuple[str, 
     for pair, opponent in enumerate(bots[1:]):
         path = out / f"pair_{pair:02d}.json"
         if not path.exists():
-            seed = derive_seed(config["seed"], pair)
+            seed = tournament.pair_seed(pair)
             subprocess.run([sys.executable, "-m", "ginbots", "match", champion, opponent,
                             "--games", str(config["games_per_pair"]), "--seed", str(seed), "--duplicate",
                             "--workers", str(workers), "--no-progress", "--json", str(path) + ".tmp"],

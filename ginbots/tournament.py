@@ -48,9 +48,13 @@ class TournamentConfig:
     def pairs(self) -> list[tuple[str, str]]:
         return list(combinations(self.bots, 2))
 
+    def pair_seed(self, pair: int) -> int:
+        """The match seed of pair ``pair``: ``ginbots match A B --seed S --duplicate`` replays its deals."""
+        return derive_seed(self.seed, pair)
+
     def jobs(self) -> list[tuple[int, GameJob]]:
         """(pair index, game) for every game, round-major: game k of every pair, then k+1."""
-        per_pair = [schedule(MatchConfig(games=self.games_per_pair, seed=derive_seed(self.seed, p), duplicate=True))
+        per_pair = [schedule(MatchConfig(games=self.games_per_pair, seed=self.pair_seed(p), duplicate=True))
                     for p in range(len(self.pairs()))]
         rounds = max((len(js) for js in per_pair), default=0)
         return [(p, per_pair[p][k]) for k in range(rounds) for p in range(len(per_pair)) if k < len(per_pair[p])]

@@ -118,3 +118,12 @@ def test_each_match_gets_its_own_players_so_nothing_learned_follows_a_bot_to_its
     assert _Worker.player("simple", 1) is not first  # ... and a fresh one against the next opponent
     _Worker.run(config.jobs()[0])
     assert set(_Worker.players) >= {("simple", 0), ("greedy", 0), ("simple", 1)}
+
+
+def test_a_pairs_seed_replays_its_deals_as_a_match():
+    from ginbots.match import MatchConfig, schedule
+
+    config = TournamentConfig(bots=("simple", "greedy", "random"), games_per_pair=4, seed=8)
+    pair_jobs = [job for p, job in config.jobs() if p == 2]
+    assert pair_jobs == schedule(MatchConfig(games=4, seed=config.pair_seed(2), duplicate=True))
+    assert config.pair_seed(2) != config.pair_seed(1)
