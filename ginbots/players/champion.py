@@ -47,6 +47,7 @@ from time import perf_counter
 import numpy as np
 
 from ..cards import MAX_DEADWOOD, cards_of, points_of, union
+from ..equity import equity_table, hand_utility, points_per_equity
 from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
 from ..estimators.base import Estimator
 from ..estimators.metrics import revealed_log_score
@@ -69,6 +70,8 @@ TUNED_HEURISTIC = {
 }
 
 World = tuple[int, list[int]]
+#: The largest points a hand can move (gin against the costliest ten cards is 25 + 98).
+RESULT_BOUND = 130
 
 
 class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
@@ -119,6 +122,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         # 1,000 hands suffice to weigh the opponent's play for the switch (4,000 were measured for
         # opponent_filter=true, whose hands feed the search).
         *(replace(h, default=1000) if h.name == "filter_particles" else h for h in FILTER_HYPERPARAMETERS),
+        Hyperparameter("score_aware", bool, False,
+                       doc="score playouts by the chance of winning the game from the scores after the hand "
+                           "(ginbots.equity), in points at the game's start, rather than by the hand's points"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
@@ -157,6 +163,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.worlds: list[World] = []
         self.pending_knock = None
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
+        self.utility: list[float] | None = None
+        if self.params["score_aware"]:
+            table = equity_table()
+            ours, theirs = self.last_scores[self.seat], self.last_scores[1 - self.seat]
+            self.utility = hand_utility(table, ours, theirs, points_per_equity(table), -RESULT_BOUND, RESULT_BOUND)
 
     # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
     def filter_enabled(self) -> bool:
@@ -299,6 +310,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def _race(self, options: dict[int, Callable[[World], float]], worlds: list[World]) -> dict[int, float]:
         """Mean value of each option over the worlds it survived (successive halving); the
         survivors of the last round were all played on every world."""
+        if self.utility is not None:
+            options = {key: self._scored(value) for key, value in options.items()}
         totals = {key: 0.0 for key in options}
         alive = list(options)
         done, step = 0, self.params["first_round"]
@@ -318,6 +331,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             value = options[key]
             totals[key] += sum(value(w) for w in worlds[done:])
         return {key: totals[key] / len(worlds) for key in alive}
+
+    def _scored(self, value: Callable[[World], float]) -> Callable[[World], float]:
+        """``value`` (a hand's signed points) as the game's equity after it (``score_aware``)."""
+        utility = self.utility
+        return lambda world: utility[min(max(int(value(world)), -RESULT_BOUND), RESULT_BOUND) + RESULT_BOUND]
 
     def _timed(self, fn: Callable[[], object]) -> object:
         """Run ``fn``, adding its time to this game's thinking (once, however deeply nested)."""
@@ -420,21 +438,27 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             return best_meld_set(hand)
         if not self._searching():  # out of time: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
-        knock_now, play_on, melds = self._timed(lambda: self._knock_values(hand))
+        knock_now, play_on, melds, points = self._timed(lambda: self._knock_values(hand))
         if knock_now - self.knock_correction() - self.params["knock_margin"] <= play_on:
             return None
-        self.pending_knock = knock_now
+        self.pending_knock = points
         return melds
 
-    def _knock_values(self, hand: int) -> tuple[float, float, Melds]:
-        """Mean points of knocking now and of playing on over this decision's worlds, and the
-        meld set to knock with (the one leaving the sampled opponents fewest layoffs)."""
+    def _knock_values(self, hand: int) -> tuple[float, float, Melds, float]:
+        """Mean values (points, or equity with ``score_aware``) of knocking now and of playing on over
+        this decision's worlds, the meld set to knock with (the one leaving the sampled opponents
+        fewest layoffs) and the mean points of knocking now."""
         if not self.worlds:
             self.worlds = self.sampled_worlds()
         worlds = self.worlds
         melds = knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
         ks = self._knock_at()
         top = self.knowledge.pile[-1]
-        values = self._race({1: lambda w: knock_points(hand, w[0], melds),
-                             0: lambda w: play_out(hand, w[0], w[1], 0, top, 1, ks)}, worlds)
-        return values[1], values[0], melds
+        knocked: list[int] = []
+
+        def knock_now(world: World) -> int:
+            knocked.append(knock_points(hand, world[0], melds))
+            return knocked[-1]
+
+        values = self._race({1: knock_now, 0: lambda w: play_out(hand, w[0], w[1], 0, top, 1, ks)}, worlds)
+        return values[1], values[0], melds, sum(knocked) / len(knocked)

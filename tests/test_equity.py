@@ -1,0 +1,59 @@
+"""Game equity: exact small cases, the shipped table's symmetry and shape, the champion's use of it."""
+
+import pytest
+
+from ginbots.cards import mask_of
+from ginbots.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity
+from ginbots.players.champion import RESULT_BOUND, ChampionPlayer
+
+
+def test_equity_matches_hand_counted_cases():
+    # Every hand moves 10 points either way, evenly: to 20 is two wins before two losses.
+    table = equity_table(((10, 1), (-10, 1)), goal=20)
+    assert table[0, 0] == pytest.approx(0.5)
+    assert table[10, 0] == pytest.approx(0.75)   # one more win, or a loss then a win
+    assert table[10, 10] == pytest.approx(0.5)
+    assert table[0, 10] == pytest.approx(0.25)
+    assert table[20, 5] == 1.0 and table[5, 20] == 0.0
+    # A hand won 3 times in 4, to 10 in one hand.
+    assert equity_table(((10, 3), (-10, 1)), goal=10)[0, 0] == pytest.approx(0.75)
+
+
+def test_the_shipped_table_favours_neither_player_and_rises_with_our_score():
+    counts = dict(HAND_POINTS)
+    assert all(counts[-x] == c for x, c in counts.items())
+    table = equity_table()
+    assert table[0, 0] == pytest.approx(0.5)
+    assert table[60, 40] + table[40, 60] == pytest.approx(1.0)
+    assert (table[1:100, :100] >= table[:99, :100] - 1e-12).all()   # more of ours never hurts
+    assert (table[:100, 1:100] <= table[:100, :99] + 1e-12).all()   # more of theirs never helps
+    assert 50 < points_per_equity(table) < 1000
+
+
+def test_bad_hand_tables_are_refused():
+    for bad in ((), ((0, 5),), ((10, -1), (-10, 2))):
+        with pytest.raises(ValueError, match="hand-points table"):
+            equity_table(bad, goal=20)
+
+
+def test_near_the_goal_every_won_hand_is_worth_the_same():
+    table = equity_table()
+    scale = points_per_equity(table)
+    utility = hand_utility(table, 97, 40, scale, -10, 50)
+    assert utility[10 + 3] == utility[10 + 50] == pytest.approx(scale)  # +3 ends the game as well as +50
+    assert utility[10 + 0] < utility[10 + 3]
+    assert hand_utility(table, -40, 400, scale, -1, 1) == [0.0, 0.0, 0.0]  # odd scores are clamped
+    early = hand_utility(table, 0, 0, scale, -20, 20)
+    assert early[40] - early[0] == pytest.approx(40, rel=0.25)  # about points at the game's start
+
+
+def test_the_score_aware_champion_scores_playouts_from_this_games_scores():
+    bot = ChampionPlayer(seed=0, score_aware=True)
+    bot.new_game(0)
+    bot.start_hand(1, 0, mask_of(range(10)))
+    start = bot.utility
+    assert start is not None and start[RESULT_BOUND + 5] > start[RESULT_BOUND]
+    bot.report_scores((30, 95))   # we sit in seat 1, 5 points from the goal
+    bot.start_hand(1, 0, mask_of(range(10)))
+    won = bot._scored(lambda world: 5)(None)
+    assert won == bot._scored(lambda world: 60)(None) > bot._scored(lambda world: 0)(None)
