@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
 
 from ginbots.match import MatchConfig, run_match
@@ -37,8 +38,7 @@ def compare(paths: list[str]) -> None:
         print(f"{run['spec']:55s} {100 * sum(run['wins']) / n:5.1f}%  ({n} games, seed {run['seed']})")
     for run in runs[1:]:
         d = [a - b for a, b in zip(run["wins"], base["wins"])]
-        mean = sum(d) / len(d)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
+        mean, sd = statistics.mean(d), statistics.stdev(d)
         print(f"  {run['spec']} - {base['spec']}: {100 * mean:+.2f} +- {100 * sd / math.sqrt(len(d)):.2f} points "
               f"({sum(x != 0 for x in d)} of {len(d)} games differ)")
 
