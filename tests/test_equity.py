@@ -57,3 +57,21 @@ def test_the_score_aware_champion_scores_playouts_from_this_games_scores():
     bot.start_hand(1, 0, mask_of(range(10)))
     won = bot._scored(lambda world: 5)(None)
     assert won == bot._scored(lambda world: 60)(None) > bot._scored(lambda world: 0)(None)
+
+
+def test_score_aware_against_simple_like_turns_off_once_the_opponent_shows_gin_waiting_play():
+    bot = ChampionPlayer(seed=0, score_aware=True, score_aware_against="simple-like")
+    bot.new_game(0)
+    bot.start_hand(0, 0, mask_of(range(10)))
+    assert bot.utility is not None          # first hand: no evidence yet, taken for Simple-like
+    bot.hand_rhos.append(0.9)               # the filter explained the opponent's hand by minimum deadwood
+    bot.start_hand(0, 0, mask_of(range(10)))
+    assert bot.utility is not None
+    bot.hand_rhos.extend([0.05, 0.02])      # mean rho 0.32 < switch_rho: the second estimator's kind
+    bot.start_hand(0, 0, mask_of(range(10)))
+    assert bot.utility is None
+    always = ChampionPlayer(seed=0, score_aware=True)
+    always.new_game(0)
+    always.hand_rhos.extend([0.05, 0.02])
+    always.start_hand(0, 0, mask_of(range(10)))
+    assert always.utility is not None

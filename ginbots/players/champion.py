@@ -125,6 +125,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         Hyperparameter("score_aware", bool, False,
                        doc="score playouts by the chance of winning the game from the scores after the hand "
                            "(ginbots.equity), in points at the game's start, rather than by the hand's points"),
+        Hyperparameter("score_aware_against", str, "any", choices=("any", "simple-like"), tunable=False,
+                       doc="with score_aware: every opponent, or only one the estimator switch still takes for "
+                           "Simple-like (`switch_by`; the gain was against simple, the loss against gin-waiters)"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
@@ -164,7 +167,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.pending_knock = None
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
-        if self.params["score_aware"]:
+        if self.params["score_aware"] and (self.params["score_aware_against"] == "any" or not self._switched()):
             table = equity_table()
             ours, theirs = self.last_scores[self.seat], self.last_scores[1 - self.seat]
             self.utility = hand_utility(table, ours, theirs, points_per_equity(table), -RESULT_BOUND, RESULT_BOUND)
@@ -249,13 +252,15 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         mean end-of-hand rho below ``switch_rho``, or the revealed hands' log score ahead by ``switch_margin``),
         else the first: estimators are fitted on some players' games, and the opponent shows which fits it."""
         second = self.params["second_estimator"]
-        if second == "none":
-            return super().estimator()
+        return shared_estimator(second) if self._switched() else super().estimator()
+
+    def _switched(self) -> bool:
+        """Whether this game has shown an opponent the second estimator fits better (never without one)."""
+        if self.params["second_estimator"] == "none":
+            return False
         if self.params["switch_by"] == "filter":
-            switch = bool(self.hand_rhos) and sum(self.hand_rhos) / len(self.hand_rhos) < self.params["switch_rho"]
-        else:
-            switch = self.second_lead > self.params["switch_margin"]
-        return shared_estimator(second) if switch else super().estimator()
+            return bool(self.hand_rhos) and sum(self.hand_rhos) / len(self.hand_rhos) < self.params["switch_rho"]
+        return self.second_lead > self.params["switch_margin"]
 
     def weight_files(self) -> list:
         second = self.params["second_estimator"]
