@@ -4,7 +4,8 @@
 # chunk is skipped; run it again after an interruption. At the end it prints each opponent's pooled
 # win rate (90% Wilson) from every chunk on disk.
 # Usage: experiments/champion_targets.sh   (env: CHAMPION=spec, CHUNK=250, GAMES=2000, OPPS="spec ...",
-#        WORKERS=1, OUT=experiments/results/champion_targets)
+#        WORKERS=1, OUT=experiments/results/champion_targets, FIRST=1: the first chunk, so that a second
+#        job can take later deals)
 set -e
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -14,7 +15,8 @@ GAMES=${GAMES:-2000}
 OUT=${OUT:-experiments/results/champion_targets}
 OPPS=${OPPS:-"heuristic:tuned simple:knock_at=0 simple keats:tuned planner:tuned dual-inception:tuned simple:knock_at=4 heuristic keats planner safe dual-inception greedy random"}
 mkdir -p "$OUT"
-for i in $(seq 1 $((GAMES / CHUNK))); do
+FIRST=${FIRST:-1}
+for i in $(seq "$FIRST" $((FIRST - 1 + GAMES / CHUNK))); do
   for opp in $OPPS; do
     f="$OUT/${CHAMPION//[:=,]/_}__vs__${opp//[:=,]/_}__$i.json"
     [ -s "$f" ] && continue
