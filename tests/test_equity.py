@@ -75,3 +75,17 @@ def test_score_aware_against_simple_like_turns_off_once_the_opponent_shows_gin_w
     always.hand_rhos.extend([0.05, 0.02])
     always.start_hand(0, 0, mask_of(range(10)))
     assert always.utility is not None
+
+
+def test_score_aware_once_shown_scores_a_games_first_hand_in_points():
+    bot = ChampionPlayer(seed=0, score_aware=True, score_aware_against="shown-simple-like")
+    bot.new_game(0)
+    bot.start_hand(0, 0, mask_of(range(10)))
+    assert bot.utility is None              # no finished hand yet: points, as without score_aware
+    bot.report_scores((0, 20))
+    bot.hand_rhos.append(0.9)               # that hand was explained by minimum-deadwood play
+    bot.start_hand(0, 0, mask_of(range(10)))
+    assert bot.utility is not None
+    bot.hand_rhos.extend([0.05, 0.02])
+    bot.start_hand(0, 0, mask_of(range(10)))
+    assert bot.utility is None

@@ -125,9 +125,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         Hyperparameter("score_aware", bool, False,
                        doc="score playouts by the chance of winning the game from the scores after the hand "
                            "(ginbots.equity), in points at the game's start, rather than by the hand's points"),
-        Hyperparameter("score_aware_against", str, "any", choices=("any", "simple-like"), tunable=False,
-                       doc="with score_aware: every opponent, or only one the estimator switch still takes for "
-                           "Simple-like (`switch_by`; the gain was against simple, the loss against gin-waiters)"),
+        Hyperparameter("score_aware_against", str, "any", choices=("any", "simple-like", "shown-simple-like"),
+                       tunable=False,
+                       doc="with score_aware: every opponent; only one the estimator switch still takes for "
+                           "Simple-like (`switch_by`; the gain was against simple, the loss against gin-waiters); "
+                           "or only once a finished hand has shown it so (the game's first hand scored in points)"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
@@ -150,6 +152,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         # predicted minus realised points of our searched knocks
         self.knock_errors: list[float] = self._carried("knock_errors")
         self.last_scores = (0, 0)
+        self.hands_scored = 0
         self.pending_knock: float | None = None
         self.second_lead = 0.0  # log score of the second estimator minus the first's, revealed hands so far
         self.hand_rhos: list[float] = self._carried("hand_rhos")  # the filter's rho at the end of each hand
@@ -167,10 +170,18 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.pending_knock = None
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
-        if self.params["score_aware"] and (self.params["score_aware_against"] == "any" or not self._switched()):
+        if self.params["score_aware"] and self._score_aware_now():
             table = equity_table()
             ours, theirs = self.last_scores[self.seat], self.last_scores[1 - self.seat]
             self.utility = hand_utility(table, ours, theirs, points_per_equity(table), -RESULT_BOUND, RESULT_BOUND)
+
+    def _score_aware_now(self) -> bool:
+        """Whether this hand's playouts are scored by game equity (``score_aware_against``)."""
+        against = self.params["score_aware_against"]
+        if against == "any":
+            return True
+        shown = against == "simple-like" or self.hands_scored > 0 or bool(self.hand_rhos)
+        return shown and not self._switched()
 
     # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
     def filter_enabled(self) -> bool:
@@ -240,6 +251,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         ours = scores[self.seat] - self.last_scores[self.seat]
         theirs = scores[1 - self.seat] - self.last_scores[1 - self.seat]
         self.last_scores = tuple(scores)
+        self.hands_scored += 1
         if self._switch_by_filter() and self.filter.started:
             self.hand_rhos.append(self.filter.rho)
         if self.pending_knock is not None:
