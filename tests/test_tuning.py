@@ -75,6 +75,20 @@ def test_tiny_study_end_to_end_writes_best_params_and_plots(tmp_path, monkeypatc
     assert first.params == {"take_threshold": 0.0, "mid_range_bonus": 9.0}
 
 
+def test_when_the_defaults_win_their_held_out_games_are_played_once(tmp_path, monkeypatch):
+    from ginbots.tuning import harness
+
+    played = []
+    real = harness.heldout
+    monkeypatch.setattr(harness, "heldout", lambda cfg, params, label: played.append(label) or real(cfg, params, label))
+    out = tune(_cfg(tmp_path, trials=1))       # one trial: the enqueued defaults, so they are the best
+    assert played == ["keats:tuned"]
+    assert out["heldout_defaults"] == out["heldout"]
+    played.clear()
+    tune(_cfg(tmp_path, trials=1, fixed={"take_threshold": 5.0}, study="fixed"))
+    assert played == ["keats:tuned"]            # the fixed value is part of both settings
+
+
 def test_resuming_with_other_settings_is_refused(tmp_path):
     tune(_cfg(tmp_path, trials=1))
     with pytest.raises(StudyError, match="games_per_trial was 8, now 12"):

@@ -26,6 +26,7 @@ from optuna.trial import TrialState
 import ginbots
 from ginbots.engine import GameConfig
 from ginbots.match import MatchConfig, derive_seed, run_match
+from ginbots.player import resolve_params
 from ginbots.registry import PlayerSpec, parse_spec, player_class
 from ginbots.stats import wilson
 
@@ -445,7 +446,14 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
         raise StudyError(f"study {cfg.study!r} stopped at {_finished(study)} of {cfg.trials} trials")
     best_params = {**cfg.fixed, **study.best_trial.params}
     best = heldout(cfg, best_params, f"{cfg.bot}:tuned")
-    default = heldout(cfg, dict(cfg.fixed), f"{cfg.bot}:default")
+    cls = player_class(cfg.bot)
+    if resolve_params(cls, best_params) == resolve_params(cls, cfg.fixed):
+        # The defaults won the study: their held-out games would be the same games again.
+        if not cfg.quiet:
+            print(f"held-out check of {cfg.bot}:default: the same settings as {cfg.bot}:tuned", flush=True)
+        default = best
+    else:
+        default = heldout(cfg, dict(cfg.fixed), f"{cfg.bot}:default")
     path = write_outputs(cfg, study, best, default)
     if not cfg.quiet:
         print(summary_text(cfg, study, best, default, path, time.perf_counter() - start))
