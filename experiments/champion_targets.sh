@@ -30,6 +30,8 @@ from ginbots.stats import wilson
 pooled = collections.defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
 for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     d = json.loads(f.read_text())
+    if "A" not in d:
+        continue  # another script's record kept in the same folder
     key = (d["A"]["player"], d["B"]["player"])
     p = pooled[key]
     p[0] += d["A"]["wins"]; p[1] += d["A"]["wins"] + d["A"]["losses"]
