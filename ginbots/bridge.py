@@ -370,11 +370,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_startup_failure(protocol, EXIT_UNKNOWN, str(exc.args[0] if exc.args else exc))
     try:
         player = spec.make(seed=args.seed)
+        player.prepare()
     except BaseException as exc:  # noqa: BLE001 - a bot that cannot be built is the bot's failure
         traceback.print_exc(file=sys.stderr)
-        return report_startup_failure(protocol, EXIT_BOT_ERROR,
-                                      f"bot {spec.display} failed to start: {describe_exception(exc)}")
+        return report_startup_failure(protocol, EXIT_BOT_ERROR, f"bot {spec.display} failed to start: "
+                                                                f"{describe_exception(exc)}{_install_hint(exc)}")
     return serve(player, spec.display, sys.stdin.buffer, protocol, sys.stderr)
+
+
+def _install_hint(exc: BaseException) -> str:
+    """For a module the bot needs and this Python lacks: which interpreter, and how to install it."""
+    if not isinstance(exc, ModuleNotFoundError):
+        return ""
+    return (f" (the Python running the bridge, {sys.executable}, lacks it: install the bot's requirements "
+            f"into it, e.g. {sys.executable} -m pip install numpy onnxruntime)")
 
 
 def _serve_import(args: argparse.Namespace, protocol: IO[str]) -> int:
@@ -384,10 +393,11 @@ def _serve_import(args: argparse.Namespace, protocol: IO[str]) -> int:
         params = load_params_file(args.params) if args.params else {}
         params.update(json.loads(args.params_json) if args.params_json else {})
         player = _load(args.bot)(seed=args.seed, **params)
+        player.prepare()
     except BaseException as exc:  # noqa: BLE001
         traceback.print_exc(file=sys.stderr)
         return report_startup_failure(protocol, EXIT_BOT_ERROR, f"{args.bot} failed to start: "
-                                                                f"{describe_exception(exc)}")
+                                                                f"{describe_exception(exc)}{_install_hint(exc)}")
     return serve(player, args.bot, sys.stdin.buffer, protocol, sys.stderr)
 
 

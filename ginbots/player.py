@@ -128,6 +128,13 @@ class Player(ABC):
     def _defaults(cls) -> dict[str, Any]:
         return {hp.name: hp.default for hp in cls.hyperparameters}
 
+    def prepare(self) -> None:
+        """Load what play will need (weight files, their runtime) now, before the first game.
+
+        A harness calls it at start, so that a missing module or a corrupt weights file stops the bot
+        there, named, instead of at its first decision in the middle of a tournament.
+        """
+
     # --- signals -------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
         """A new game to 100 starts; a given ``seed`` reseeds ``self.rng``."""

@@ -209,3 +209,43 @@ class _Answers(Passive):
 
     def discard(self):
         return self._card
+
+
+def _bridge_without_onnxruntime(bot):
+    """A bridge command on this Python with onnxruntime made unimportable, as on a machine without it."""
+    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.bridge import main; "
+            f"sys.exit(main([{bot!r}]))")
+    return [sys.executable, "-c", code]
+
+
+@pytest.mark.parametrize("bot", ["champion", "heuristic:tuned", "safe", "dual-inception"])
+def test_a_bot_whose_runtime_module_is_missing_fails_at_start_naming_it(bot):
+    res = subprocess.run(_bridge_without_onnxruntime(bot), input='{"type":"hello","protocol":1}\n',
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == EXIT_BOT_ERROR
+    lines = res.stdout.splitlines()
+    assert len(lines) == 1, "no hello before the failure: the host learns it at start, not mid-game"
+    error = json.loads(lines[0])
+    assert error["type"] == "error" and f"bot {bot} failed to start" in error["message"]
+    assert "onnxruntime" in error["message"] and "pip install" in error["message"]
+
+
+def test_a_corrupt_weights_file_stops_the_bridge_at_start(tmp_path):
+    from ginbots.estimators.weights import find_weights
+
+    for name in ("mlp8.onnx", "mlp8.card.json"):
+        (tmp_path / name).write_bytes(find_weights(name).read_bytes())
+    net = tmp_path / "mlp8.onnx"
+    net.write_bytes(net.read_bytes()[:100])
+    res = subprocess.run(BRIDGE + ["heuristic:tuned"], input='{"type":"hello","protocol":1}\n', capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "GINBOTS_WEIGHTS": str(tmp_path)})
+    assert res.returncode == EXIT_BOT_ERROR
+    message = json.loads(res.stdout.splitlines()[0])["message"]
+    assert "failed to start" in message and "mlp8.onnx" in message and "corrupt" in message
+
+
+def test_every_registered_bot_prepares_before_any_game():
+    from ginbots.registry import available_players, parse_spec
+
+    for name in available_players():
+        parse_spec(name).make(seed=0).prepare()  # no game state may be needed to load what play needs

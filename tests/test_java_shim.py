@@ -122,3 +122,26 @@ def test_the_shipped_shim_classes_are_java_8_and_built_from_the_current_sources(
     for cls in shim.class_files():
         major = int.from_bytes(cls.read_bytes()[6:8], "big")
         assert major == shim.JAVA_8, f"{cls.name}: class file version {major}, Java 8 is 52"
+
+
+def test_a_bot_that_cannot_load_its_models_fails_the_constructor_with_the_bridges_reason(classes):
+    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.bridge import main; "
+            "sys.exit(main(['heuristic:tuned']))")
+    res = drive(classes, 1, [sys.executable, "-c", code])
+    assert res.returncode == 3 and "CONSTRUCTION FAILED" in res.stdout
+    assert "bot heuristic:tuned failed to start" in res.stdout and "onnxruntime" in res.stdout
+
+
+def test_a_bot_error_mid_game_is_reported_with_the_bridges_reason(classes):
+    res = subprocess.run(["java", "-cp", str(classes), "ShimDriver", "2", sys.executable, "-m", "ginbots.bridge",
+                          "--import", "hostile:SysExits"],
+                         capture_output=True, text=True, timeout=120, cwd=JAVA.parent.parent, env=_announcer_env())
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "bot unavailable, playing the built-in policy from now on: the bridge stopped:" in res.stderr
+    assert "hostile:SysExits raised SystemExit" in res.stderr
+
+
+def test_warnings_reach_the_process_stderr_when_the_runner_points_system_err_elsewhere(classes):
+    res = drive(classes, 3, [sys.executable, str(JAVA / "test" / "bad_bridge.py"), "dies"], "-Dsilence=true")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert summary(res)["alive"] == "false" and "bot unavailable" in res.stderr

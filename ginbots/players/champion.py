@@ -279,6 +279,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         second = self.params["second_estimator"]
         return super().weight_files() + ([] if second == "none" else weight_files_for(second))
 
+    def prepare(self) -> None:
+        super().prepare()
+        if self.params["second_estimator"] != "none":
+            shared_estimator(self.params["second_estimator"])
+
     def _check_models(self) -> None:
         """Both estimators' view at our discard, scored when the opponent's hand is revealed."""
         second = self.params["second_estimator"]

@@ -116,6 +116,10 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         path = find_weights(weights_file(self.params["model"], self.params["dataset"]))
         return [path, card_path(path)] + weight_files_for(ESTIMATOR)
 
+    def prepare(self) -> None:
+        self.offensive_score()
+        self.estimator()
+
     def discard_scores(self) -> dict[int, float]:
         """Per legal discard: offensive score of the hand left, minus the blended risk."""
         legal = cards_of(self.legal_discards())

@@ -81,6 +81,9 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
     def weight_files(self) -> list:
         return weight_files_for(self.params["estimator"])
 
+    def prepare(self) -> None:
+        shared_estimator(self.params["estimator"])
+
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker_melds: tuple[int, ...] = ()

@@ -43,6 +43,9 @@ class SafeDiscarderPlayer(FilteringPlayer, TrackingSimplePlayer):
     def weight_files(self) -> list:
         return weight_files_for(self.params["estimator"])
 
+    def prepare(self) -> None:
+        shared_estimator(self.params["estimator"])
+
     def discard(self) -> int:
         holds = self.filter_holds() if self.trusts_filter() else self.estimator().estimate(self.knowledge)
         risk = discard_risk(holds)

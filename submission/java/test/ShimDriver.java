@@ -4,6 +4,8 @@ import ginbots.Melds;
 import ginrummy.Card;
 import ginrummy.GinRummyPlayer;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -16,7 +18,8 @@ import java.util.Random;
  * the rules. Exits 1 on the first illegal answer, 0 otherwise, and prints a summary line.
  *
  * Usage: java ShimDriver HANDS COMMAND...  (COMMAND "-" builds the shim with its no-argument constructor;
- * -Dforfeit=true ends every hand after four turns without scores, as an opponent's forfeit does)
+ * -Dforfeit=true ends every hand after four turns without scores, as an opponent's forfeit does;
+ * -Dsilence=true points System.err at nothing once the shim is built, as vermouth does while a player runs)
  */
 public class ShimDriver {
     /** Seat 1: the built-in policy on a tracked hand. */
@@ -124,6 +127,13 @@ public class ShimDriver {
             System.out.println("CONSTRUCTION FAILED: " + e.getMessage());
             System.exit(3);
             return;
+        }
+        if (Boolean.getBoolean("silence")) {
+            System.setErr(new PrintStream(new OutputStream() {
+                @Override
+                public void write(int b) {
+                }
+            }));
         }
         GinRummyPlayer[] players = {shim, new JavaSimple()};
         Random random = new Random(42);

@@ -5,9 +5,12 @@ import ginrummy.GinRummyPlayer;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +42,12 @@ import java.util.concurrent.TimeUnit;
 public class GinbotsPlayer implements GinRummyPlayer {
     private static final String END = "\u0000end";
     private static final long MIN_WAIT_NANOS = 50_000_000L;
+    /**
+     * The process's own stderr, where the bridge's messages go too: a runner may point System.err
+     * elsewhere while a player runs (vermouth sends it to the game's stream, and closes that after
+     * the first game unless verbose), and a fallback must never go unreported.
+     */
+    private static final PrintStream WARNINGS = new PrintStream(new FileOutputStream(FileDescriptor.err), true);
 
     private final List<String> command;
     private final java.io.File directory;
@@ -48,6 +57,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private BufferedWriter toBridge;
     private BlockingQueue<String> replies = new LinkedBlockingQueue<>();
     private boolean dead;
+    private boolean constructed;  // until then a failure is the constructor's exception, not a fallback
     private long nextId;
 
     private int seat;
@@ -83,6 +93,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
         if (dead) {
             throw new IllegalStateException("ginbots shim: the bridge " + command + " could not start: " + deathReason);
         }
+        constructed = true;
     }
 
     /** Where the bridge command comes from: property, environment, the file next to the class, default. */
@@ -185,15 +196,17 @@ public class GinbotsPlayer implements GinRummyPlayer {
         if (hello == null || !"hello".equals(hello.get("type"))) {
             die("the bridge did not answer hello" + (hello != null ? ": " + hello.get("message") : ""));
         } else {
-            System.err.println("ginbots shim: bridge ready: bot " + hello.get("bot")
+            WARNINGS.println("ginbots shim: bridge ready: bot " + hello.get("bot")
                     + (directory != null ? " in " + directory : ""));
         }
     }
 
     private void die(String why) {
         if (!dead) {
-            System.err.println("ginbots shim: bot unavailable, playing the built-in policy from now on: " + why);
             deathReason = why;
+            if (constructed) {
+                WARNINGS.println("ginbots shim: bot unavailable, playing the built-in policy from now on: " + why);
+            }
         }
         dead = true;
         if (process != null) {
@@ -224,7 +237,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
                 writeLine(message);
             }
         }
-        System.err.println("ginbots shim: the bridge was restarted after a timed-out decision (" + log.size()
+        WARNINGS.println("ginbots shim: the bridge was restarted after a timed-out decision (" + log.size()
                 + " messages of this hand replayed)");
     }
 
@@ -269,7 +282,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
         try {
             Map<String, Object> reply = awaitReply(id, waitNanos);
             if (reply == null && !dead) {
-                System.err.println("ginbots shim: no answer within " + waitNanos / 1e9 + " s; playing the built-in "
+                WARNINGS.println("ginbots shim: no answer within " + waitNanos / 1e9 + " s; playing the built-in "
                         + "move and restarting the bridge");
                 restartPending = true;
             }
@@ -298,7 +311,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
                 try {
                     parsed = Json.parse(line);
                 } catch (IllegalArgumentException e) {
-                    System.err.println("ginbots shim: unreadable answer " + line);
+                    WARNINGS.println("ginbots shim: unreadable answer " + line);
                     return null;
                 }
                 if (parsed instanceof Map) {
@@ -307,6 +320,10 @@ public class GinbotsPlayer implements GinRummyPlayer {
                     Object got = reply.get("id");
                     if (got instanceof Long && (Long) got == id) {
                         return reply;
+                    }
+                    if (got == null && "error".equals(reply.get("type"))) {
+                        die("the bridge stopped: " + reply.get("message"));  // its last line, then it exits
+                        return null;
                     }
                 }
                 // a late answer to an earlier question: drop it
@@ -340,7 +357,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     private void fallback(String what) {
         fallbacks++;
-        System.err.println("ginbots shim: " + what + "; playing the built-in move");
+        WARNINGS.println("ginbots shim: " + what + "; playing the built-in move");
     }
 
     private static String ids(long mask) {
@@ -377,7 +394,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
             usedSeconds = 0;
             newGame = false;
             if (dead) {
-                System.err.println("ginbots shim: game " + games + " is played by the built-in policy: the bridge "
+                WARNINGS.println("ginbots shim: game " + games + " is played by the built-in policy: the bridge "
                         + "is down (" + deathReason + ")");
             }
         }
