@@ -239,7 +239,9 @@ named as vermouth wants it: the class folder, then the dotted class name):
     java -jar vermouth.jar --elo --games 100 --agents '{VERMOUTH_AGENT}' 'file:./OtherAgent' ...
 The shim finds its bridge command in java/classes/ginbots/bridge.properties and starts it in this folder,
 so it works from any working directory, and several ginbots entries (each in its own unpacked folder) can
-share one runner. -Dginbots.command=... or GINBOTS_COMMAND override the file (for every entry in the JVM).
+share one runner. -Dginbots.command=... or GINBOTS_COMMAND override the file (for every entry in the JVM),
+-Dginbots.directory=... or GINBOTS_DIRECTORY the folder it starts in. Packed into a jar (jar cf entry.jar
+-C java/classes .), the classes find this folder if the jar stays inside it (or up to three folders below).
 
 In the challenge's GinRummyGame: put java/classes on the class path and name ginbots.GinbotsPlayer:
     java -cp <challenge classes>:java/classes ginrummy.GinRummyGame   (after editing its player list)
@@ -247,7 +249,9 @@ In the challenge's GinRummyGame: put java/classes on the class path and name gin
 What to check in the logs (stderr):
     "ginbots shim: bridge ready: bot {spec.split(':')[0]} in ..." once per entry: the bot started.
     "playing the built-in move" or "bot unavailable": the Python side failed and the shim played Simple.
-    A bridge that cannot start stops the runner when the player is constructed, before any game.
+    A bridge that cannot start stops the runner when the player is constructed, before any game, with
+    its reason: the bot loads its weights at start, so onnxruntime missing from python3 shows there.
+    The shim writes to the process's stderr even when the runner redirects System.err (vermouth does).
 Options: -Dginbots.budget=30 (thinking seconds per game), -Dginbots.decision_timeout=10 (seconds per decision).
 """
 

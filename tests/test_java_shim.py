@@ -145,3 +145,52 @@ def test_warnings_reach_the_process_stderr_when_the_runner_points_system_err_els
     res = drive(classes, 3, [sys.executable, str(JAVA / "test" / "bad_bridge.py"), "dies"], "-Dsilence=true")
     assert res.returncode == 0, res.stdout + res.stderr
     assert summary(res)["alive"] == "false" and "bot unavailable" in res.stderr
+
+
+def _entry_in_a_jar(tmp_path, bot="keats"):
+    """A packaged entry unpacked as an organiser would, its classes then packed into java/entry.jar."""
+    import zipfile
+
+    from ginbots.package import build_package
+
+    archive = build_package(bot, out_dir=tmp_path / "dist")
+    root = tmp_path / "entry"
+    with zipfile.ZipFile(archive) as z:
+        z.extractall(root)
+    jar = root / "java" / "entry.jar"
+    with zipfile.ZipFile(jar, "w") as z:
+        for path in (root / "java" / "classes").rglob("*"):
+            if path.is_file():
+                z.write(path, path.relative_to(root / "java" / "classes").as_posix())
+    return root, jar
+
+
+def _two_entries(tmp_path, a, b, *props):
+    stub = tmp_path / "stub"
+    if not stub.exists():
+        subprocess.run(["javac", "--release", "8", "-d", str(stub),
+                        *map(str, (JAVA / "stub" / "ginrummy").glob("*.java")), str(JAVA / "test" / "TwoEntries.java")],
+                       check=True, capture_output=True, text=True)
+    elsewhere = tmp_path / "unrelated"
+    elsewhere.mkdir(exist_ok=True)
+    return subprocess.run(["java", *props, "-cp", str(stub), "TwoEntries", str(a), str(b)],
+                          capture_output=True, text=True, timeout=120, cwd=elsewhere)
+
+
+def test_an_entry_packed_in_a_jar_starts_its_own_bot_from_the_archive_around_the_jar(tmp_path):
+    root, jar = _entry_in_a_jar(tmp_path)
+    res = _two_entries(tmp_path, jar, jar)
+    assert res.returncode == 0 and "ok" in res.stdout, res.stdout + res.stderr
+    assert res.stderr.count(f"bridge ready: bot keats in {root}") == 2, res.stderr
+
+
+def test_a_jar_away_from_its_archive_fails_loudly_unless_told_where_the_archive_is(tmp_path):
+    root, jar = _entry_in_a_jar(tmp_path)
+    moved = tmp_path / "elsewhere" / "entry.jar"
+    moved.parent.mkdir()
+    jar.rename(moved)
+    res = _two_entries(tmp_path, moved, moved)
+    assert res.returncode != 0 and "no folder around it holds the unpacked archive" in res.stderr
+    assert "ginbots.directory" in res.stderr and "bridge ready" not in res.stderr
+    res = _two_entries(tmp_path, moved, moved, f"-Dginbots.directory={root}")
+    assert res.returncode == 0 and res.stderr.count(f"bridge ready: bot keats in {root}") == 2, res.stdout + res.stderr

@@ -29,7 +29,9 @@ import java.util.concurrent.TimeUnit;
  * The command comes from the system property {@code ginbots.command}, else the environment
  * variable {@code GINBOTS_COMMAND}, else the file {@code bridge.properties} next to this class
  * (written by {@code ginbots package}: {@code command=} and {@code directory=}, the latter relative
- * to the class's folder), else {@code python3 -m ginbots.bridge simple}. The file makes each packaged
+ * to the class's folder; for classes packed in a jar, the folder around the jar that holds the
+ * unpacked archive), else {@code python3 -m ginbots.bridge simple}; {@code ginbots.directory} or
+ * {@code GINBOTS_DIRECTORY} overrides where it starts. The file makes each packaged
  * entry start its own bot from its own folder, so several entries share one JVM started anywhere.
  * A bridge that cannot start fails the constructor (loudly, before any game); one that dies later
  * is replaced by the built-in policy, and every game it affects says so on stderr. A decision that
@@ -107,49 +109,79 @@ public class GinbotsPlayer implements GinRummyPlayer {
         }
 
         static Launch resolve() {
+            java.io.File chosen = directoryOverride();
             String text = System.getProperty("ginbots.command", System.getenv("GINBOTS_COMMAND"));
             if (text != null && !text.trim().isEmpty()) {
-                return new Launch(split(text), null);
+                return new Launch(split(text), chosen);
             }
-            java.io.File folder = classFolder();
-            if (folder != null) {
-                java.io.File file = new java.io.File(folder, "bridge.properties");
-                if (file.isFile()) {
-                    java.util.Properties props = new java.util.Properties();
-                    try (java.io.InputStream in = new java.io.FileInputStream(file)) {
-                        props.load(in);
-                    } catch (IOException e) {
-                        throw new IllegalStateException("ginbots shim: cannot read " + file + ": " + e.getMessage());
-                    }
-                    String cmd = props.getProperty("command", "").trim();
-                    if (cmd.isEmpty()) {
-                        throw new IllegalStateException("ginbots shim: " + file + " has no command= line");
-                    }
-                    java.io.File dir = new java.io.File(props.getProperty("directory", "."));
-                    if (!dir.isAbsolute()) {
-                        dir = new java.io.File(folder, dir.getPath());
-                    }
-                    return new Launch(split(cmd), dir);
+            java.net.URL file = GinbotsPlayer.class.getResource("bridge.properties");  // a folder's or a jar's
+            if (file != null) {
+                java.util.Properties props = new java.util.Properties();
+                try (java.io.InputStream in = file.openStream()) {
+                    props.load(in);
+                } catch (IOException e) {
+                    throw new IllegalStateException("ginbots shim: cannot read " + file + ": " + e.getMessage());
+                }
+                String cmd = props.getProperty("command", "").trim();
+                if (cmd.isEmpty()) {
+                    throw new IllegalStateException("ginbots shim: " + file + " has no command= line");
+                }
+                return new Launch(split(cmd), chosen != null ? chosen
+                        : bridgeDirectory(file, props.getProperty("directory", ".")));
+            }
+            return new Launch(split("python3 -m ginbots.bridge simple"), chosen);
+        }
+
+        /** -Dginbots.directory or GINBOTS_DIRECTORY: where the bridge starts, whatever else says. */
+        private static java.io.File directoryOverride() {
+            String dir = System.getProperty("ginbots.directory", System.getenv("GINBOTS_DIRECTORY"));
+            return dir == null || dir.trim().isEmpty() ? null : new java.io.File(dir.trim());
+        }
+
+        /**
+         * Where the bridge starts: bridge.properties' directory, relative to the class's folder. In a
+         * jar there is no such folder, so the nearest folder around the jar (its own, then up to three
+         * above) that holds the unpacked archive's ginbots/bridge.py is used, and none is an error
+         * rather than a bridge started somewhere that might hold another bot.
+         */
+        private static java.io.File bridgeDirectory(java.net.URL file, String directory) {
+            java.io.File dir = new java.io.File(directory);
+            if (dir.isAbsolute()) {
+                return dir;
+            }
+            if ("file".equals(file.getProtocol())) {
+                return new java.io.File(asFile(file).getParentFile(), directory);
+            }
+            java.io.File jar = null;
+            try {
+                java.net.URLConnection connection = file.openConnection();
+                if (connection instanceof java.net.JarURLConnection) {
+                    jar = asFile(((java.net.JarURLConnection) connection).getJarFileURL());
+                }
+            } catch (IOException e) {
+                jar = null;
+            }
+            java.io.File folder = jar == null ? null : jar.getAbsoluteFile().getParentFile();
+            for (int up = 0; folder != null && up < 4; up++, folder = folder.getParentFile()) {
+                if (new java.io.File(folder, "ginbots" + java.io.File.separator + "bridge.py").isFile()) {
+                    return folder;
                 }
             }
-            return new Launch(split("python3 -m ginbots.bridge simple"), null);
+            throw new IllegalStateException("ginbots shim: the entry's bridge.properties is inside " + file
+                    + ", and no folder around it holds the unpacked archive (ginbots/bridge.py); keep the jar"
+                    + " in or below that folder, or set -Dginbots.directory=FOLDER (or GINBOTS_DIRECTORY)");
+        }
+
+        private static java.io.File asFile(java.net.URL url) {
+            try {
+                return new java.io.File(url.toURI());
+            } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+                throw new IllegalStateException("ginbots shim: " + url + " is not a local file: " + e.getMessage());
+            }
         }
 
         private static List<String> split(String text) {
             return Arrays.asList(text.trim().split("\\s+"));
-        }
-
-        /** The folder holding this class file, or null when it is not loaded from a folder. */
-        static java.io.File classFolder() {
-            java.net.URL url = GinbotsPlayer.class.getResource("GinbotsPlayer.class");
-            if (url == null || !"file".equals(url.getProtocol())) {
-                return null;
-            }
-            try {
-                return new java.io.File(url.toURI()).getParentFile();
-            } catch (java.net.URISyntaxException | IllegalArgumentException e) {
-                return null;
-            }
         }
     }
 
