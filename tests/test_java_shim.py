@@ -194,3 +194,10 @@ def test_a_jar_away_from_its_archive_fails_loudly_unless_told_where_the_archive_
     assert "ginbots.directory" in res.stderr and "bridge ready" not in res.stderr
     res = _two_entries(tmp_path, moved, moved, f"-Dginbots.directory={root}")
     assert res.returncode == 0 and res.stderr.count(f"bridge ready: bot keats in {root}") == 2, res.stdout + res.stderr
+
+
+def test_a_source_checkout_around_a_jar_is_not_taken_for_its_archive(tmp_path):
+    root, jar = _entry_in_a_jar(tmp_path)
+    (root / "MANIFEST.json").unlink()  # what is left looks like a checkout: ginbots/bridge.py, no manifest
+    res = _two_entries(tmp_path, jar, jar)
+    assert res.returncode != 0 and "no folder around it holds the unpacked archive" in res.stderr

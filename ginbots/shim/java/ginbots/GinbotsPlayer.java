@@ -141,8 +141,8 @@ public class GinbotsPlayer implements GinRummyPlayer {
         /**
          * Where the bridge starts: bridge.properties' directory, relative to the class's folder. In a
          * jar there is no such folder, so the nearest folder around the jar (its own, then up to three
-         * above) that holds the unpacked archive's ginbots/bridge.py is used, and none is an error
-         * rather than a bridge started somewhere that might hold another bot.
+         * above) that holds an unpacked archive (MANIFEST.json and ginbots/bridge.py) is used, and none
+         * is an error rather than a bridge started somewhere that might hold another bot.
          */
         private static java.io.File bridgeDirectory(java.net.URL file, String directory) {
             java.io.File dir = new java.io.File(directory);
@@ -163,12 +163,13 @@ public class GinbotsPlayer implements GinRummyPlayer {
             }
             java.io.File folder = jar == null ? null : jar.getAbsoluteFile().getParentFile();
             for (int up = 0; folder != null && up < 4; up++, folder = folder.getParentFile()) {
-                if (new java.io.File(folder, "ginbots" + java.io.File.separator + "bridge.py").isFile()) {
+                if (new java.io.File(folder, "ginbots" + java.io.File.separator + "bridge.py").isFile()
+                        && new java.io.File(folder, "MANIFEST.json").isFile()) {
                     return folder;
                 }
             }
             throw new IllegalStateException("ginbots shim: the entry's bridge.properties is inside " + file
-                    + ", and no folder around it holds the unpacked archive (ginbots/bridge.py); keep the jar"
+                    + ", and no folder around it holds the unpacked archive (MANIFEST.json, ginbots/bridge.py); keep the jar"
                     + " in or below that folder, or set -Dginbots.directory=FOLDER (or GINBOTS_DIRECTORY)");
         }
 
