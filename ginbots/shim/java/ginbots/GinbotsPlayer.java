@@ -78,14 +78,14 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private int fallbacks;
 
     public GinbotsPlayer() {
-        this(Launch.resolve());
+        this(BridgeLaunch.resolve());
     }
 
     public GinbotsPlayer(List<String> command) {
-        this(new Launch(command, null));
+        this(new BridgeLaunch(command, null));
     }
 
-    private GinbotsPlayer(Launch launch) {
+    private GinbotsPlayer(BridgeLaunch launch) {
         this.command = new ArrayList<>(launch.command);
         this.directory = launch.directory;
         this.budgetSeconds = Double.parseDouble(System.getProperty("ginbots.budget", "30"));
@@ -96,94 +96,6 @@ public class GinbotsPlayer implements GinRummyPlayer {
             throw new IllegalStateException("ginbots shim: the bridge " + command + " could not start: " + deathReason);
         }
         constructed = true;
-    }
-
-    /** Where the bridge command comes from: property, environment, the file next to the class, default. */
-    static final class Launch {
-        final List<String> command;
-        final java.io.File directory;
-
-        Launch(List<String> command, java.io.File directory) {
-            this.command = command;
-            this.directory = directory;
-        }
-
-        static Launch resolve() {
-            java.io.File chosen = directoryOverride();
-            String text = System.getProperty("ginbots.command", System.getenv("GINBOTS_COMMAND"));
-            if (text != null && !text.trim().isEmpty()) {
-                return new Launch(split(text), chosen);
-            }
-            java.net.URL file = GinbotsPlayer.class.getResource("bridge.properties");  // a folder's or a jar's
-            if (file != null) {
-                java.util.Properties props = new java.util.Properties();
-                try (java.io.InputStream in = file.openStream()) {
-                    props.load(in);
-                } catch (IOException e) {
-                    throw new IllegalStateException("ginbots shim: cannot read " + file + ": " + e.getMessage());
-                }
-                String cmd = props.getProperty("command", "").trim();
-                if (cmd.isEmpty()) {
-                    throw new IllegalStateException("ginbots shim: " + file + " has no command= line");
-                }
-                return new Launch(split(cmd), chosen != null ? chosen
-                        : bridgeDirectory(file, props.getProperty("directory", ".")));
-            }
-            return new Launch(split("python3 -m ginbots.bridge simple"), chosen);
-        }
-
-        /** -Dginbots.directory or GINBOTS_DIRECTORY: where the bridge starts, whatever else says. */
-        private static java.io.File directoryOverride() {
-            String dir = System.getProperty("ginbots.directory", System.getenv("GINBOTS_DIRECTORY"));
-            return dir == null || dir.trim().isEmpty() ? null : new java.io.File(dir.trim());
-        }
-
-        /**
-         * Where the bridge starts: bridge.properties' directory, relative to the class's folder. In a
-         * jar there is no such folder, so the nearest folder around the jar (its own, then up to three
-         * above) that holds an unpacked archive (MANIFEST.json and ginbots/bridge.py) is used, and none
-         * is an error rather than a bridge started somewhere that might hold another bot.
-         */
-        private static java.io.File bridgeDirectory(java.net.URL file, String directory) {
-            java.io.File dir = new java.io.File(directory);
-            if (dir.isAbsolute()) {
-                return dir;
-            }
-            if ("file".equals(file.getProtocol())) {
-                return new java.io.File(asFile(file).getParentFile(), directory);
-            }
-            java.io.File jar = null;
-            try {
-                java.net.URLConnection connection = file.openConnection();
-                if (connection instanceof java.net.JarURLConnection) {
-                    jar = asFile(((java.net.JarURLConnection) connection).getJarFileURL());
-                }
-            } catch (IOException e) {
-                jar = null;
-            }
-            java.io.File folder = jar == null ? null : jar.getAbsoluteFile().getParentFile();
-            for (int up = 0; folder != null && up < 4; up++, folder = folder.getParentFile()) {
-                if (new java.io.File(folder, "ginbots" + java.io.File.separator + "bridge.py").isFile()
-                        && new java.io.File(folder, "MANIFEST.json").isFile()) {
-                    return folder;
-                }
-            }
-            throw new IllegalStateException("ginbots shim: the entry's bridge.properties is inside " + file
-                    + ", and no folder around it holds the unpacked archive (MANIFEST.json, ginbots/bridge.py); keep the jar"
-                    + " in or below that folder, or set -Dginbots.directory=FOLDER (or GINBOTS_DIRECTORY)");
-        }
-
-        private static java.io.File asFile(java.net.URL url) {
-            try {
-                return new java.io.File(url.toURI());
-            } catch (java.net.URISyntaxException | IllegalArgumentException e) {
-                throw new IllegalStateException("ginbots shim: " + url + " is not a local file: " + e.getMessage());
-            }
-        }
-
-        private static List<String> split(String text) {
-            return Arrays.asList(text.trim().split("\\s+"));
-        }
     }
 
     /** How many decisions the built-in policy had to make (illegal, late or missing answers). */
