@@ -112,6 +112,9 @@ class Player(ABC):
     #: Registry name (``ginbots list``); subclasses set it.
     name: ClassVar[str] = "player"
     hyperparameters: ClassVar[tuple[Hyperparameter, ...]] = ()
+    #: Seconds of this game's thinking the host says are left (the bridge sets it from a message's
+    #: ``time_left``; the Java shim sends it with every decision); None where no host says.
+    time_left: float | None = None
 
     def __init__(self, *, seed: int | None = None, **params: Any) -> None:
         self.params: dict[str, Any] = resolve_params(type(self), params)

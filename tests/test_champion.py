@@ -180,3 +180,38 @@ def test_memory_carries_the_opponents_evidence_into_later_games():
     fresh.hand_rhos = [0.1]
     fresh.new_game(1)
     assert fresh.hand_rhos == [] and fresh.estimator() is shared_estimator("mlp8")
+
+
+def test_champion_stops_searching_when_the_hosts_clock_runs_short(monkeypatch):
+    searched = []
+    real_race = ChampionPlayer._race
+
+    def counting_race(self, options, worlds):
+        searched.append(self.time_left)
+        return real_race(self, options, worlds)
+
+    monkeypatch.setattr(ChampionPlayer, "_race", counting_race)
+
+    class OnHostClock(ChampionPlayer):
+        """As behind the bridge: the host's time_left arrives with the hand's messages."""
+
+        left = 30.0
+
+        def start_hand(self, seat, starter, hand):
+            super().start_hand(seat, starter, hand)
+            self.time_left = self.left
+
+    def play(left):
+        searched.clear()
+        bot = OnHostClock(seed=7, worlds=12)
+        bot.left = left
+        result = play_game([bot, SimplePlayer(seed=5)], seed=11, config=GameConfig(time_budget=30.0))
+        assert result.forfeit is None
+        return len(searched)
+
+    assert play(30.0) > 0  # plenty on the host's clock: it searches
+    assert play(1.0) == 0  # under host_reserve (1.5 s): the heuristic alone
+    bot = ChampionPlayer(seed=0)
+    bot.time_left = 0.3
+    bot.new_game(1)
+    assert bot.time_left is None  # a new game's clock is the host's to report again

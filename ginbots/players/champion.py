@@ -141,12 +141,16 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="worlds every candidate is played out on before the weaker half is dropped"),
         Hyperparameter("game_budget", float, 6.0, 0.5, 9.0, tunable=False,
                        doc="seconds of thinking per game after which it plays the heuristic alone"),
+        Hyperparameter("host_reserve", float, 1.5, 0.0, 10.0, tunable=False,
+                       doc="it also plays the heuristic alone once the host's clock (time_left, as the "
+                           "Java shim sends it) has fewer seconds left than this"),
     )
 
     # --- the game and the opponent model -------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
         super().new_game(seed)
         self.thought = 0.0
+        self.time_left = None  # the host's clock restarts with the game; its next message says how much
         self.opp_knocks: list[int] = self._carried("opp_knocks")  # deadwood of each opponent knock
         # knockable deadwood the opponent kept without knocking
         self.opp_declines: list[int] = self._carried("opp_declines")
@@ -373,7 +377,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             self._clock_running = False
 
     def _searching(self) -> bool:
-        return self.thought < self.params["game_budget"]
+        """Whether there is time to search: our own meter, and the host's clock where a host keeps one
+        (it also counts the bridge's transport and can be set tighter than ``game_budget``)."""
+        host_short = self.time_left is not None and self.time_left < self.params["host_reserve"]
+        return self.thought < self.params["game_budget"] and not host_short
 
     # --- decisions -----------------------------------------------------------------------------
     def wants_face_up(self, card: int) -> bool:
