@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any, Callable
 
@@ -102,3 +103,11 @@ def known_run_position(player: Any) -> None:
     player.report_discard(1, parse_card("KC"))
     assert player.will_draw_face_up(parse_card("KC")) is False
     player.report_draw(0, parse_card("6C"))
+
+
+def bridge_without_onnxruntime(bot: str) -> list[str]:
+    """A bridge command for ``bot`` on this Python with onnxruntime made unimportable, as on a machine
+    without it."""
+    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.bridge import main; "
+            f"sys.exit(main([{bot!r}]))")
+    return [sys.executable, "-c", code]

@@ -17,7 +17,7 @@ from ginbots.bridge import (
 from ginbots.engine import GameConfig, play_game
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.keats import KeatsPlayer
-from helpers import Passive
+from helpers import Passive, bridge_without_onnxruntime
 
 BRIDGE = [sys.executable, "-m", "ginbots.bridge"]
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -211,16 +211,9 @@ class _Answers(Passive):
         return self._card
 
 
-def _bridge_without_onnxruntime(bot):
-    """A bridge command on this Python with onnxruntime made unimportable, as on a machine without it."""
-    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.bridge import main; "
-            f"sys.exit(main([{bot!r}]))")
-    return [sys.executable, "-c", code]
-
-
 @pytest.mark.parametrize("bot", ["champion", "heuristic:tuned", "safe", "dual-inception"])
 def test_a_bot_whose_runtime_module_is_missing_fails_at_start_naming_it(bot):
-    res = subprocess.run(_bridge_without_onnxruntime(bot), input='{"type":"hello","protocol":1}\n',
+    res = subprocess.run(bridge_without_onnxruntime(bot), input='{"type":"hello","protocol":1}\n',
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == EXIT_BOT_ERROR
     lines = res.stdout.splitlines()

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import bridge_without_onnxruntime
+
 JAVA = Path(__file__).resolve().parent.parent / "submission" / "java"
 SHIM = Path(__file__).resolve().parent.parent / "ginbots" / "shim" / "java" / "ginbots"
 pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
@@ -94,9 +96,6 @@ def test_a_timed_out_decision_restarts_the_bridge_so_the_next_starts_on_time(cla
 
 
 def test_two_entries_in_one_jvm_each_start_their_own_bot_from_any_folder(classes, tmp_path):
-    stub = tmp_path / "stub"
-    subprocess.run(["javac", "--release", "8", "-d", str(stub), *map(str, (JAVA / "stub" / "ginrummy").glob("*.java")),
-                    str(JAVA / "test" / "TwoEntries.java")], check=True, capture_output=True, text=True)
     root = JAVA.parent.parent
     for entry, bot in (("a", "keats"), ("b", "simple")):
         folder = tmp_path / entry / "ginbots"
@@ -105,10 +104,7 @@ def test_two_entries_in_one_jvm_each_start_their_own_bot_from_any_folder(classes
             (folder / cls.name).write_bytes(cls.read_bytes())
         (folder / "bridge.properties").write_text(f"command={sys.executable} -m ginbots.bridge {bot}\n"
                                                   f"directory={root}\n")
-    elsewhere = tmp_path / "unrelated"
-    elsewhere.mkdir()
-    res = subprocess.run(["java", "-cp", str(stub), "TwoEntries", str(tmp_path / "a"), str(tmp_path / "b")],
-                         capture_output=True, text=True, timeout=120, cwd=elsewhere)
+    res = _two_entries(tmp_path, tmp_path / "a", tmp_path / "b")
     assert res.returncode == 0 and "ok" in res.stdout, res.stdout + res.stderr
     assert "bridge ready: bot keats" in res.stderr and "bridge ready: bot simple" in res.stderr
 
@@ -125,9 +121,7 @@ def test_the_shipped_shim_classes_are_java_8_and_built_from_the_current_sources(
 
 
 def test_a_bot_that_cannot_load_its_models_fails_the_constructor_with_the_bridges_reason(classes):
-    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.bridge import main; "
-            "sys.exit(main(['heuristic:tuned']))")
-    res = drive(classes, 1, [sys.executable, "-c", code])
+    res = drive(classes, 1, bridge_without_onnxruntime("heuristic:tuned"))
     assert res.returncode == 3 and "CONSTRUCTION FAILED" in res.stdout
     assert "bot heuristic:tuned failed to start" in res.stdout and "onnxruntime" in res.stdout
 
@@ -166,6 +160,7 @@ def _entry_in_a_jar(tmp_path, bot="keats"):
 
 
 def _two_entries(tmp_path, a, b, *props):
+    """TwoEntries on entries ``a`` and ``b`` (class folders or jars), from a folder unrelated to both."""
     stub = tmp_path / "stub"
     if not stub.exists():
         subprocess.run(["javac", "--release", "8", "-d", str(stub),
