@@ -62,6 +62,22 @@ def shared_estimator(name: str) -> "Estimator":
     return make_estimator(name)
 
 
+class UsesNamedEstimator:
+    """Mixin for a bot whose ``estimator`` hyperparameter names its opponent-hand estimator: that
+    estimator, shared, is what it plays with, packages and loads at start."""
+
+    params: dict
+
+    def estimator(self) -> "Estimator":
+        return shared_estimator(self.params["estimator"])
+
+    def weight_files(self) -> list:
+        return weight_files_for(self.params["estimator"])
+
+    def prepare(self) -> None:
+        shared_estimator(self.params["estimator"])  # not self.estimator(): a subclass may pick by game state
+
+
 def weight_files_for(name: str) -> list:
     """Every file estimator ``name`` loads (weights and their model cards), for packaging."""
     import json as _json

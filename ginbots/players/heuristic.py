@@ -21,8 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
-from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
-from ..estimators.base import Estimator
+from ..estimators import ESTIMATOR_NAMES, UsesNamedEstimator
 from ..estimators.snapshot import bits, masks_of
 from ..knowledge import KnowledgePlayer
 from ..melds import best_meld_sets, deadwood_and_melded_batch, discard_outcomes, min_deadwood
@@ -33,7 +32,7 @@ from .hand_utility import UtilityWeights, best_after_discard, in_opponent_meld_p
 _ONE = np.uint64(1)
 
 
-class HeuristicUtilityPlayer(KnowledgePlayer):
+class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
     """Heuristic-utility player with opponent-gain sampling (document 002)."""
 
     name = "heuristic"
@@ -74,15 +73,6 @@ class HeuristicUtilityPlayer(KnowledgePlayer):
         p = self.params
         self.weights = UtilityWeights(p["meld_bonus"], p["combination_bonus"], p["deadwood_bonus"],
                                       p["knock_bonus"], p["gin_bonus"], p["low_card_bonus"], p["emergency_booster"])
-
-    def estimator(self) -> Estimator:
-        return shared_estimator(self.params["estimator"])
-
-    def weight_files(self) -> list:
-        return weight_files_for(self.params["estimator"])
-
-    def prepare(self) -> None:
-        shared_estimator(self.params["estimator"])
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)

@@ -10,8 +10,7 @@ safe but melded card is never thrown.
 
 from __future__ import annotations
 
-from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
-from ..estimators.base import Estimator
+from ..estimators import ESTIMATOR_NAMES, UsesNamedEstimator
 from ..estimators.risk import discard_risk
 from ..melds import deadwood_after_discards, lowering_discards
 from ..player import Hyperparameter
@@ -19,7 +18,7 @@ from .baselines import TrackingSimplePlayer
 from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 
 
-class SafeDiscarderPlayer(FilteringPlayer, TrackingSimplePlayer):
+class SafeDiscarderPlayer(UsesNamedEstimator, FilteringPlayer, TrackingSimplePlayer):
     """Simple, discarding the least-deadwood card among the ``top_k`` safest (document 001)."""
 
     name = "safe"
@@ -36,15 +35,6 @@ class SafeDiscarderPlayer(FilteringPlayer, TrackingSimplePlayer):
 
     def filter_enabled(self) -> bool:
         return self.params["opponent_filter"]
-
-    def estimator(self) -> Estimator:
-        return shared_estimator(self.params["estimator"])
-
-    def weight_files(self) -> list:
-        return weight_files_for(self.params["estimator"])
-
-    def prepare(self) -> None:
-        shared_estimator(self.params["estimator"])
 
     def discard(self) -> int:
         holds = self.filter_holds() if self.trusts_filter() else self.estimator().estimate(self.knowledge)
