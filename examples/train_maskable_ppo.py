@@ -1,6 +1,6 @@
 """Train a small agent on the exact EAAI rules, then play it against `random` and `simple`.
 
-Uses Stable-Baselines3's MaskablePPO (sb3-contrib) on ``ginbots.env.GinRummyVsBot``, one hand
+Uses Stable-Baselines3's MaskablePPO (sb3-contrib) on ``ginbots.connect.env.GinRummyVsBot``, one hand
 per episode against `random`, with the action mask so that the agent only ever picks legal
 moves. The point is the plumbing (masks, seeding, a bundle bot as the opponent), not the
 strength: 100,000 steps (about 8 CPU minutes) gave 28.5% against `random` and 0% against
@@ -18,8 +18,8 @@ import time
 import gymnasium as gym
 import numpy as np
 
-from ginbots.env import GinRummyVsBot
-from ginbots.stats import wilson
+from ginbots.arena.stats import wilson
+from ginbots.connect.env import GinRummyVsBot
 
 
 class FlatMasked(gym.ObservationWrapper):

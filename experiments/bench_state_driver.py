@@ -1,4 +1,4 @@
-"""Issue 18: the engine driven over ginbots.state against the engine before it (commit 65a7824).
+"""Issue 18: the engine driven over ginbots.game.state against the engine before it (commit 65a7824).
 
 Plays the same Simple-vs-Simple games through both, checks that every trace is identical, and
 times them in turns, side by side in one process, in CPU time (the machine may be busy).
@@ -24,7 +24,7 @@ BEFORE = "65a7824"
 
 
 def load_engine_before() -> object:
-    source = subprocess.run(["git", "show", f"{BEFORE}:ginbots/engine.py"], check=True, capture_output=True,
+    source = subprocess.run(["git", "show", f"{BEFORE}:ginbots/game/engine.py"], check=True, capture_output=True,
                             text=True, cwd=Path(__file__).resolve().parent.parent).stdout
     path = Path(tempfile.mkdtemp()) / "engine_before.py"
     path.write_text(source)

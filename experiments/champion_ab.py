@@ -15,9 +15,9 @@ import json
 import math
 import sys
 
-from ginbots.engine import GameConfig
-from ginbots.match import MatchConfig, run_match
-from ginbots.registry import parse_spec
+from ginbots.arena.match import MatchConfig, run_match
+from ginbots.game.engine import GameConfig
+from ginbots.players.registry import parse_spec
 
 
 def signed_points(report) -> list[float]:

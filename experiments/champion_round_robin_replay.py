@@ -17,9 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ginbots.ratings import bradley_terry
-from ginbots.stats import wilson
-from ginbots.tournament import TournamentConfig
+from ginbots.arena.ratings import bradley_terry
+from ginbots.arena.stats import wilson
+from ginbots.arena.tournament import TournamentConfig
 
 
 def replay(rr: Path, out: Path, champion: str, workers: int) -> dict[tuple[str, str], float]:

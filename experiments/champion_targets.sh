@@ -26,7 +26,7 @@ for i in $(seq "$FIRST" $((FIRST - 1 + GAMES / CHUNK))); do
 done
 $PY - "$OUT" <<'PY'
 import collections, json, pathlib, sys
-from ginbots.stats import wilson
+from ginbots.arena.stats import wilson
 pooled = collections.defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
 for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     d = json.loads(f.read_text())

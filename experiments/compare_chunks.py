@@ -20,7 +20,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from ginbots.stats import wilson
+from ginbots.arena.stats import wilson
 
 CHUNK_NAME = re.compile(r"^(?P<prefix>.+?)__vs__(?P<opponent>.+)__(?P<index>\d+)\.json$")
 

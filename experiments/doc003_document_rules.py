@@ -19,10 +19,10 @@ import json
 import time
 from pathlib import Path
 
-from ginbots.engine import GameConfig, play_game
-from ginbots.registry import parse_spec
-from ginbots.state import GinState
-from ginbots.stats import wilson
+from ginbots.arena.stats import wilson
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.state import GinState
+from ginbots.players.registry import parse_spec
 
 #: The document's undercut bonus (its section II); gin is never called in its simulator.
 DOCUMENT_UNDERCUT_BONUS = 10

@@ -14,9 +14,9 @@ import argparse
 import json
 from pathlib import Path
 
-from ginbots.engine import GameConfig
-from ginbots.match import MatchConfig, run_match
-from ginbots.registry import parse_spec
+from ginbots.arena.match import MatchConfig, run_match
+from ginbots.game.engine import GameConfig
+from ginbots.players.registry import parse_spec
 
 # (label, spec, the document's win % vs random, vs greedy, seconds per turn)
 CONFIGS = [

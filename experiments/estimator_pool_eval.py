@@ -12,14 +12,14 @@ import json
 from pathlib import Path
 
 from ginbots.estimators import make_estimator
-from ginbots.estimators.calibration import probability_scores, unknown_pairs
-from ginbots.estimators.data import generate, load
 from ginbots.estimators.metrics import (
     card_accuracy_precision,
     mean_squared_difference,
     top_n_cards,
 )
 from ginbots.estimators.snapshot import bits, split_by_episode
+from ginbots.training.calibration import probability_scores, unknown_pairs
+from ginbots.training.estimator_data import generate, load
 
 
 def scores(snap, est) -> dict:

@@ -1,4 +1,4 @@
-"""The hand-points table of ``ginbots.equity`` (HAND_POINTS): signed points of single hands, both sides.
+"""The hand-points table of ``ginbots.search.equity`` (HAND_POINTS): signed points of single hands, both sides.
 
 Plays single hands (duplicate deals, no time limit) of PLAYER against each opponent, drops
 cancelled hands, counts each hand once from each side (so the table favours neither player),
@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import collections
 
-from ginbots.engine import GameConfig
-from ginbots.match import MatchConfig, run_match
-from ginbots.registry import parse_spec
+from ginbots.arena.match import MatchConfig, run_match
+from ginbots.game.engine import GameConfig
+from ginbots.players.registry import parse_spec
 
 OPPONENTS = ("simple", "heuristic:tuned", "keats:tuned", "planner:tuned")
 

@@ -15,7 +15,7 @@ for seed in $(seq 101 110); do
 done
 $PY - "$OUT" <<'PY'
 import json, pathlib, sys
-from ginbots.stats import wilson
+from ginbots.arena.stats import wilson
 wins = games = 0
 for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     d = json.loads(f.read_text())

@@ -9,11 +9,11 @@ import json
 import pathlib
 import sys
 
-from ginbots.estimators.data import load
+from ginbots.arena.stats import wilson
 from ginbots.estimators.metrics import card_accuracy_precision, mean_squared_difference
 from ginbots.estimators.nets import MLP8Estimator
 from ginbots.estimators.snapshot import bits
-from ginbots.stats import wilson
+from ginbots.training.estimator_data import load
 
 
 def main(data: str, weights: str, results: str, gens: int, suffix: str = "_vs_simple.json") -> None:

@@ -17,8 +17,8 @@ import math
 import statistics
 import sys
 
-from ginbots.match import MatchConfig, run_match
-from ginbots.registry import parse_spec
+from ginbots.arena.match import MatchConfig, run_match
+from ginbots.players.registry import parse_spec
 
 
 def play(spec: str, opponent: str, games: int, seed: int, out: str) -> None:

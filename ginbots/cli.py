@@ -8,8 +8,9 @@ import os
 import sys
 from typing import Any, Sequence
 
+from ginbots.game.engine import GameConfig
+
 from . import __version__
-from .engine import GameConfig
 
 
 def _budget(text: str) -> float | None:
@@ -31,7 +32,7 @@ def _confidence(text: str) -> float:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from .registry import describe_players
+    from ginbots.players.registry import describe_players
 
     players = describe_players()
     if args.json:
@@ -54,9 +55,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from .match import MatchConfig, run_match, write_json
-    from .registry import parse_spec
-    from .trace import write_traces
+    from ginbots.arena.match import MatchConfig, run_match, write_json
+    from ginbots.arena.trace import write_traces
+    from ginbots.players.registry import parse_spec
 
     log_dir = args.log_dir or default_log_dir()
     spec_a = parse_spec(args.player_a, args.params_a).isolated(args.isolate, args.memory_mb, log_dir)
@@ -108,14 +109,14 @@ def _add_isolation(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .play import play
+    from ginbots.arena.play import play
 
     play(args.bot, seed=args.seed, save=args.save, colour=False if args.no_colour else None, seat=args.seat)
     return 0
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    from .view import TraceProblem, view
+    from ginbots.arena.view import TraceProblem, view
 
     try:
         path, problems = view(args.trace, args.output, args.game)
@@ -131,7 +132,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .trace import describe_hand, read_traces, replay
+    from ginbots.arena.trace import describe_hand, read_traces, replay
 
     if Path(args.trace).is_dir():
         return _replay_tournament_game(args)
@@ -164,20 +165,40 @@ def cmd_tune(args: argparse.Namespace) -> int:
     try:
         from ginbots.tuning.harness import StudyError, TuneConfig, tune
         from ginbots.tuning.space import SearchSpaceError
+        from ginbots.tuning.studies import (
+            StudyFileError,
+            is_study_file,
+            load_study_file,
+        )
     except ImportError as exc:
         print(f"ginbots tune: needs the tune extra (optuna, matplotlib): pip install 'ginbots[tune]' ({exc})",
               file=sys.stderr)
         return 2
-    from .registry import parse_spec
+    from ginbots.players.registry import parse_spec
 
-    fixed = parse_spec(f"{args.bot}:{args.fix}").params if args.fix else {}
-    config = TuneConfig(
-        bot=args.bot, opponents=[o.strip() for o in args.opponents.split(",") if o.strip()],
-        trials=args.trials, games_per_trial=args.games_per_trial, batches=args.batches,
-        study=args.study or "", storage=args.storage or "", workers=args.workers, objective=args.objective,
-        pruner=args.pruner, seed=args.seed, heldout_games=args.heldout_games,
-        only=[n.strip() for n in args.only.split(",")] if args.only else [], fixed=fixed,
-        out_dir=args.out_dir, timeout=args.timeout, isolate=args.isolate, progress=args.progress)
+    settings: dict[str, Any] = {}
+    if is_study_file(args.bot):
+        try:
+            settings = load_study_file(args.bot)
+        except StudyFileError as exc:
+            print(f"ginbots tune: error: {exc}", file=sys.stderr)
+            return 2
+    else:
+        settings["bot"] = args.bot
+    # Options given on the command line win over the study file; the rest keep TuneConfig's defaults.
+    given = {"trials": args.trials, "games_per_trial": args.games_per_trial, "batches": args.batches,
+             "study": args.study, "storage": args.storage, "workers": args.workers, "objective": args.objective,
+             "pruner": args.pruner, "seed": args.seed, "heldout_games": args.heldout_games, "timeout": args.timeout}
+    settings.update({k: v for k, v in given.items() if v is not None})
+    if args.opponents is not None:
+        settings["opponents"] = [o.strip() for o in args.opponents.split(";" if ";" in args.opponents else ",")
+                                 if o.strip()]
+    if args.only:
+        settings["only"] = [n.strip() for n in args.only.split(",")]
+    if args.fix:
+        settings["fixed"] = parse_spec(f"{settings['bot']}:{args.fix}").params
+    settings.setdefault("opponents", ["simple"])
+    config = TuneConfig(**settings, out_dir=args.out_dir, isolate=args.isolate, progress=args.progress)
     for name in config.opponents:
         parse_spec(name)
     try:
@@ -193,8 +214,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from .report import build_report
-    from .tournament import TournamentConfig, TournamentError, default_bots, run_tournament, summary_text
+    from ginbots.arena.report import build_report
+    from ginbots.arena.tournament import (
+        TournamentConfig,
+        TournamentError,
+        default_bots,
+        run_tournament,
+        summary_text,
+    )
 
     config = TournamentConfig(bots=tuple(args.bots) or default_bots(), games_per_pair=args.games_per_pair,
                               seed=args.seed, workers=args.workers, time_budget=args.time_budget,
@@ -215,8 +242,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _replay_tournament_game(args: argparse.Namespace) -> int:
-    from .trace import describe_hand, write_traces
-    from .tournament import TournamentError, regenerate_trace
+    from ginbots.arena.tournament import TournamentError, regenerate_trace
+    from ginbots.arena.trace import describe_hand, write_traces
 
     if not args.pair or args.game is None:
         print("ginbots replay: a tournament folder needs --pair A,B and --game N", file=sys.stderr)
@@ -236,18 +263,18 @@ def _replay_tournament_game(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .bridge import main as bridge_main
+    from ginbots.connect.bridge import main as bridge_main
 
     return bridge_main([args.bot] + (["--params", args.params] if args.params else []) + ["--seed", str(args.seed)])
 
 
 def cmd_package(args: argparse.Namespace) -> int:
-    from .package import PackageError, build_package, verify_package
+    from ginbots.connect.package import PackageError, build_package, verify_package
 
     if args.rebuild_shim:
         from pathlib import Path
 
-        from . import shim
+        from ginbots.connect import shim
 
         try:
             built = shim.rebuild(Path(args.target))
@@ -271,8 +298,8 @@ def cmd_package(args: argparse.Namespace) -> int:
 
 def cmd_openspiel(args: argparse.Namespace) -> int:
     try:
-        from .adapters.openspiel import GinbotsBot, play_hands, simple_bot, summary
-        from .registry import parse_spec
+        from ginbots.connect.openspiel import GinbotsBot, play_hands, simple_bot
+        from ginbots.players.registry import parse_spec
     except ImportError as exc:
         print(f"ginbots openspiel: needs the openspiel extra (pip install 'ginbots[openspiel]'): {exc}",
               file=sys.stderr)
@@ -280,15 +307,36 @@ def cmd_openspiel(args: argparse.Namespace) -> int:
     spec = parse_spec(args.bot, args.params)
     result = play_hands(lambda game, p: GinbotsBot(game, p, spec.make(seed=args.seed * 2 + p), seed=args.seed),
                         simple_bot, args.hands, seed=args.seed)
-    print(summary(spec.display, result))
+    print(openspiel_summary(spec.display, result))
     return 0
 
 
+def openspiel_summary(name: str, result: Any, confidence: float = 0.90) -> str:
+    """One line: points per hand with a normal interval, decided-hand win rate with Wilson's."""
+    from statistics import pstdev
+
+    from ginbots.arena.stats import wilson, z_for
+
+
+    n = result.hands
+    half = z_for(confidence) * pstdev(result.points) / n ** 0.5 if n > 1 else float("inf")
+    decided = [p for p in result.points if p != 0]
+    wins = sum(p > 0 for p in decided)
+    lo, hi = wilson(wins, len(decided), confidence)
+    falls = ", ".join(f"{k} {v}" for k, v in sorted(result.fallbacks.items())) or "none"
+    return (f"{name} vs OpenSpiel simple: {result.points_per_hand:+.2f} points/hand "
+            f"[{result.points_per_hand - half:+.2f}, {result.points_per_hand + half:+.2f}] over {n} hands; "
+            f"won {wins}/{len(decided)} decided hands = {wins / max(1, len(decided)):.1%} "
+            f"[{lo:.1%}, {hi:.1%}] ({confidence:.0%}); fallbacks: {falls}")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_selfplay, format_results, format_selfplay, run_all
+    from ginbots.arena.bench import format_results, run_all
 
     if args.what == "selfplay":
         try:
+            from ginbots.training.selfplay.bench import bench_selfplay, format_selfplay
+
             results = bench_selfplay(hands=500 if args.quick else 2000)
         except ImportError as exc:
             print(f"ginbots bench selfplay: {exc}", file=sys.stderr)
@@ -320,10 +368,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_commands(sub)
     _add_tuning_commands(sub)
     _add_submission_commands(sub)
-    from .estimators.cli import add_parser as add_estimators_parser
+    from ginbots.training.estimator_cli import add_parser as add_estimators_parser
 
     add_estimators_parser(sub)
-    from .offense import add_parser as add_offense_parser
+    from ginbots.training.offense_cli import add_parser as add_offense_parser
 
     add_offense_parser(sub)
 
@@ -392,26 +440,28 @@ def _add_play_commands(sub: Any) -> None:
 def _add_tuning_commands(sub: Any) -> None:
     """Commands that measure bots against each other at scale: tune, tournament."""
     p = sub.add_parser("tune", help="tune a bot's hyperparameters with Optuna (needs the tune extra)")
-    p.add_argument("bot")
-    p.add_argument("--opponents", default="simple", help="comma-separated player specs (default: simple)")
-    p.add_argument("--trials", type=int, default=100, help="finished trials the study should hold")
-    p.add_argument("--games-per-trial", type=int, default=400)
-    p.add_argument("--batches", type=int, default=4, help="pruning checkpoints per trial")
+    p.add_argument("bot", help="the bot to tune, or a study file (tuning/studies/keats.toml) whose settings "
+                               "the options below override")
+    p.add_argument("--opponents", help="player specs, separated by commas, or by ';' when a spec has "
+                                       "parameters (default: simple)")
+    p.add_argument("--trials", type=int, help="finished trials the study should hold (default: 100)")
+    p.add_argument("--games-per-trial", type=int, help="games each trial plays (default: 400)")
+    p.add_argument("--batches", type=int, help="pruning checkpoints per trial (default: 4)")
     p.add_argument("--study", help="study name (default: BOT-vs-OPPONENTS)")
     p.add_argument("--storage", help="journal file path, or an Optuna RDB URL: sqlite:///study.db, "
                                      "postgresql://user:pass@host/db (needs psycopg2 or psycopg) "
                                      "(default: OUT/studies/STUDY.journal)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes sharing the study")
-    p.add_argument("--objective", choices=("winrate", "points"), default="winrate",
-                   help="game win rate, or net points per hand")
-    p.add_argument("--pruner", choices=("median", "sha", "none"), default="median")
-    p.add_argument("--seed", type=int, default=0, help="deal seeds (common to all trials) and sampler seed")
-    p.add_argument("--heldout-games", type=int, default=0, help="games for the final check (default max(2000, 4x))")
+    p.add_argument("--workers", type=int, help="worker processes sharing the study (default: 1)")
+    p.add_argument("--objective", choices=("winrate", "points"),
+                   help="game win rate (default), or net points per hand")
+    p.add_argument("--pruner", choices=("median", "sha", "none"), help="(default: median)")
+    p.add_argument("--seed", type=int, help="deal seeds (common to all trials) and sampler seed (default: 0)")
+    p.add_argument("--heldout-games", type=int, help="games for the final check (default: max(2000, 4x per trial))")
     p.add_argument("--only", help="comma-separated hyperparameters to tune (default: all tunable ones)")
     p.add_argument("--fix", help="hold hyperparameters fixed: k=v,k=v")
     p.add_argument("--out", "--out-dir", dest="out_dir", default="results/tuning",
                    help="where studies/, best/ and plots/ go (default results/tuning; never the package's own "
-                        "ginbots/tuning/best)")
+                        "tuning/best)")
     p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar for the held-out games (default: when stderr is a terminal)")
@@ -475,8 +525,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ginbots {args.command}: error: {message}", file=sys.stderr)
         return 2
     except RuntimeError as exc:
-        from .match import MatchAborted
-        from .supervisor import SupervisorError
+        from ginbots.arena.match import MatchAborted
+        from ginbots.arena.supervisor import SupervisorError
 
         if isinstance(exc, (MatchAborted, SupervisorError)):
             print(f"ginbots {args.command}: stopped: {exc}", file=sys.stderr)

@@ -6,9 +6,9 @@ import sys
 import time
 from typing import Any, Callable
 
-from ginbots.cards import cards_of, parse_card, parse_cards
-from ginbots.melds import best_meld_set, min_deadwood
-from ginbots.player import HandTrackingPlayer
+from ginbots.game.cards import cards_of, parse_card, parse_cards
+from ginbots.game.melds import best_meld_set, min_deadwood
+from ginbots.players.base import HandTrackingPlayer
 
 
 def deck_from(seat0: str, seat1: str, upcard: str, stock: str = "") -> list[int]:
@@ -88,7 +88,7 @@ def sleeper(seconds: float) -> Callable[[Any], Any]:
 
 
 def hand_names(mask: int) -> list[str]:
-    from ginbots.cards import CARD_NAMES
+    from ginbots.game.cards import CARD_NAMES
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
@@ -108,6 +108,6 @@ def known_run_position(player: Any) -> None:
 def bridge_without_onnxruntime(bot: str) -> list[str]:
     """A bridge command for ``bot`` on this Python with onnxruntime made unimportable, as on a machine
     without it."""
-    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.bridge import main; "
+    code = ("import sys; sys.modules['onnxruntime'] = None; from ginbots.connect.bridge import main; "
             f"sys.exit(main([{bot!r}]))")
     return [sys.executable, "-c", code]

@@ -1,7 +1,7 @@
 """Bots that misbehave on purpose, for the supervisor, isolation and bridge tests.
 
 Each plays like ``Passive`` until its one misdeed. They are importable by
-``python -m ginbots.bridge --import hostile:NAME`` with ``tests`` on the path.
+``python -m ginbots.connect.bridge --import hostile:NAME`` with ``tests`` on the path.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import threading
 import time
 from typing import Any
 
-from ginbots.players.baselines import SimplePlayer
 from helpers import Passive
+
+from ginbots.players.baselines import SimplePlayer
 
 
 class ExitsHard(Passive):

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from ginbots.bench import DECISION_KINDS, bench_decisions, format_results
+from ginbots.arena.bench import DECISION_KINDS, bench_decisions, format_results
 
 
 def test_decision_bench_times_each_kind_of_callback() -> None:

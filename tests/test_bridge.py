@@ -8,18 +8,23 @@ import sys
 import time
 
 import numpy as np
-
 import pytest
-
-from ginbots.bridge import (
-    EXIT_BOT_ERROR, EXIT_INVALID, EXIT_MALFORMED, EXIT_ORDER, EXIT_UNKNOWN, ProcessPlayer, serve,
-)
-from ginbots.engine import GameConfig, play_game
-from ginbots.players.baselines import SimplePlayer
-from ginbots.players.keats import KeatsPlayer
 from helpers import Passive, bridge_without_onnxruntime
 
-BRIDGE = [sys.executable, "-m", "ginbots.bridge"]
+from ginbots.connect.bridge import (
+    EXIT_BOT_ERROR,
+    EXIT_INVALID,
+    EXIT_MALFORMED,
+    EXIT_ORDER,
+    EXIT_UNKNOWN,
+    serve,
+)
+from ginbots.connect.host import ProcessPlayer
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.keats import KeatsPlayer
+
+BRIDGE = [sys.executable, "-m", "ginbots.connect.bridge"]
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -98,7 +103,7 @@ def test_a_failing_bot_exits_with_its_code_and_never_prints_on_stdout():
     assert [json.loads(line)["type"] for line in out.getvalue().splitlines()] == ["hello", "reply", "error"]
 
 
-HOSTILE = [sys.executable, "-m", "ginbots.bridge", "--import"]
+HOSTILE = [sys.executable, "-m", "ginbots.connect.bridge", "--import"]
 
 
 def _hostile(name, tmp_path=None, **kw):
@@ -182,7 +187,7 @@ def test_host_faults_get_their_exit_code_and_one_line_under_any_locale(payload, 
 
 
 def test_answers_mean_the_same_in_process_and_over_the_bridge():
-    from ginbots.rules import as_bool, as_card
+    from ginbots.game.rules import as_bool, as_card
 
     # numpy integers are cards and strings are not booleans, on both sides.
     assert as_card(np.int64(5)) == 5
@@ -238,7 +243,7 @@ def test_a_corrupt_weights_file_stops_the_bridge_at_start(tmp_path):
 
 
 def test_every_registered_bot_prepares_before_any_game():
-    from ginbots.registry import available_players, parse_spec
+    from ginbots.players.registry import available_players, parse_spec
 
     for name in available_players():
         parse_spec(name).make(seed=0).prepare()  # no game state may be needed to load what play needs

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from ginbots.estimators.calibration import (
+from ginbots.training.calibration import (
     CalibratedEstimator,
     apply_calibration,
     fit_calibration,
@@ -38,7 +38,7 @@ def test_a_fitted_map_repairs_an_overconfident_estimate(method):
 
 def test_calibrated_estimator_keeps_known_cards_pinned(tmp_path):
     from ginbots.estimators import make_estimator
-    from ginbots.estimators.data import generate, load
+    from ginbots.training.estimator_data import generate, load
 
     generate(tmp_path / "d", 4, seed=5, workers=1)
     snap = load(tmp_path / "d")
@@ -68,7 +68,7 @@ def test_bad_calibration_files_are_named(tmp_path):
 def test_shipped_calibrated_estimators_load_by_name_and_apply_their_map(name):
     from ginbots.estimators import calibration_file, make_estimator, weight_files_for
     from ginbots.estimators.weights import find_weights
-    from ginbots.knowledge import Knowledge
+    from ginbots.game.knowledge import Knowledge
 
     estimator = make_estimator(name)
     base = make_estimator(name.partition("+")[0])

@@ -2,10 +2,26 @@ from itertools import combinations
 
 import pytest
 
-from ginbots.cards import (
-    ALL_MELDS, CARD_NAMES, CARD_POINTS, MELDS_WITH_CARD, can_lay_off, card, cards_of,
-    completes_meld, is_meld, is_run, is_set, mask_of, melds_in, melds_joinable, parse_card,
-    parse_cards, points_of, rank_of, suit_of,
+from ginbots.game.cards import (
+    ALL_MELDS,
+    CARD_NAMES,
+    CARD_POINTS,
+    MELDS_WITH_CARD,
+    can_lay_off,
+    card,
+    cards_of,
+    completes_meld,
+    is_meld,
+    is_run,
+    is_set,
+    mask_of,
+    melds_in,
+    melds_joinable,
+    parse_card,
+    parse_cards,
+    points_of,
+    rank_of,
+    suit_of,
 )
 
 

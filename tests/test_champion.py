@@ -2,13 +2,13 @@
 
 import random
 
-from ginbots.cards import CARD_POINTS, MAX_DEADWOOD, mask_of, points_of, union
-from ginbots.engine import GameConfig, play_game
-from ginbots.melds import best_meld_set, discard_outcomes, min_deadwood
+from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, mask_of, points_of, union
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
+from ginbots.game.rules import lay_off, score_knock
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.champion import ChampionPlayer
-from ginbots.rollout import knock_points, play_out, simple_discard
-from ginbots.rules import lay_off, score_knock
+from ginbots.search.rollout import knock_points, play_out, simple_discard
 
 
 def test_simple_discard_is_the_least_deadwood_costliest_card():

@@ -5,18 +5,27 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from ginbots.cards import parse_card, parse_cards
-from ginbots.engine import play_game
-from ginbots.estimators.risk import discard_risk
-from ginbots.selfplay import sample_deck, sample_seeds, stream_players
-from ginbots.offense import RandomDiscardPlayer, SINGLE_ROUND, _Watcher, record_deal
-from ginbots.offense_train import interaction_pairs
-from ginbots.match import derive_seed
-from ginbots.melds import min_deadwood
-from ginbots.players.baselines import SimplePlayer
-from ginbots.players.dual_inception import DualInceptionPlayer, macro_features, network_input
 from helpers import known_run_position
+
+from ginbots.arena.match import derive_seed
+from ginbots.estimators.risk import discard_risk
+from ginbots.game.cards import parse_card, parse_cards
+from ginbots.game.engine import play_game
+from ginbots.game.melds import min_deadwood
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.dual_inception import (
+    DualInceptionPlayer,
+    macro_features,
+    network_input,
+)
+from ginbots.training.offense import (
+    SINGLE_ROUND,
+    RandomDiscardPlayer,
+    _Watcher,
+    record_deal,
+)
+from ginbots.training.offense_train import interaction_pairs
+from ginbots.training.selfplay import sample_deck, sample_seeds, stream_players
 
 
 def test_macro_features_of_a_known_hand() -> None:
@@ -38,7 +47,7 @@ def test_network_input_packs_hand_estimate_and_macro_features() -> None:
 
 def test_architectures_have_the_documents_parameter_counts() -> None:
     pytest.importorskip("torch")
-    from ginbots.offense_train import build_model
+    from ginbots.training.offense_train import build_model
 
     counts = {name: sum(p.numel() for p in build_model(name).parameters()) for name in ("dual-inception", "mlp", "mlp-i")}
     assert counts == {"dual-inception": 9057, "mlp": 1761, "mlp-i": 2945}
@@ -113,8 +122,8 @@ def test_plays_whole_games_with_each_model() -> None:
 
 def test_generate_and_train_keep_rps_rows_for_random_data(tmp_path) -> None:
     pytest.importorskip("torch")
-    from ginbots.offense import generate, load
-    from ginbots.offense_train import train
+    from ginbots.training.offense import generate, load
+    from ginbots.training.offense_train import train
 
     generate(tmp_path / "data", "random-2", 12, seed=5, chunk=5, progress=False)
     data = load(tmp_path / "data" / "random-2")
@@ -136,7 +145,7 @@ def test_generate_and_train_keep_rps_rows_for_random_data(tmp_path) -> None:
 
 
 def test_identical_states_get_their_mean_label() -> None:
-    from ginbots.offense_train import average_identical
+    from ginbots.training.offense_train import average_identical
 
     x = np.array([[1, 0], [0, 1], [1, 0], [1, 0]], dtype=np.float32)
     data = {"score": np.array([10, 4, 20, 30], dtype=np.float32), "deal": np.array([7, 8, 9, 10])}
@@ -147,8 +156,8 @@ def test_identical_states_get_their_mean_label() -> None:
 
 def test_training_resumes_from_its_checkpoint(tmp_path) -> None:
     pytest.importorskip("torch")
-    from ginbots.offense import generate
-    from ginbots.offense_train import train
+    from ginbots.training.offense import generate
+    from ginbots.training.offense_train import train
 
     generate(tmp_path / "data", "random-2", 10, seed=3, chunk=10, progress=False)
     full = train("mlp", "random-2", tmp_path / "data", tmp_path / "a", epochs=3, decay_every=2, log=lambda _: None)

@@ -1,14 +1,12 @@
 """The engine against every record the real EAAI engine produced."""
 
 import pytest
+from conftest import DATA, fixture_records
 
-from conftest import fixture_records
-from ginbots.cards import CARD_NAMES, parse_card
-from ginbots.engine import GameConfig, play_game
-from ginbots.javarandom import JavaRandom, deal_order
-from ginbots.trace import ScriptedPlayer, read_traces, replay
-
-from conftest import DATA
+from ginbots.arena.trace import ScriptedPlayer, read_traces, replay
+from ginbots.game.cards import CARD_NAMES, parse_card
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.javarandom import JavaRandom, deal_order
 
 SUMMARIES = fixture_records("games_simple_vs_simple.jsonl")
 

@@ -1,4 +1,4 @@
-"""ginbots.env: PettingZoo's API and seed tests, the seat's view only, exact deals, the Gymnasium wrapper."""
+"""ginbots.connect.env: PettingZoo's API and seed tests, the seat's view only, exact deals, the Gymnasium wrapper."""
 
 import subprocess
 import sys
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from ginbots.engine import play_game
-from ginbots.env import OBS_SIZE, GinRummyEnv, GinRummyVsBot, encode
+from ginbots.connect.env import OBS_SIZE, GinRummyEnv, GinRummyVsBot, encode
+from ginbots.game.engine import play_game
+from ginbots.game.state import DRAW_STOCK, GinState, IllegalAction
 from ginbots.players.baselines import SimplePlayer
-from ginbots.state import DRAW_STOCK, GinState, IllegalAction
 
 ROOT = Path(__file__).resolve().parent.parent
 

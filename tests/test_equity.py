@@ -2,9 +2,14 @@
 
 import pytest
 
-from ginbots.cards import mask_of
-from ginbots.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity
+from ginbots.game.cards import mask_of
 from ginbots.players.champion import RESULT_BOUND, ChampionPlayer
+from ginbots.search.equity import (
+    HAND_POINTS,
+    equity_table,
+    hand_utility,
+    points_per_equity,
+)
 
 
 def test_equity_matches_hand_counted_cases():

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from ginbots.cli import main
-from ginbots.engine import play_game
 from ginbots.estimators import make_estimator
-from ginbots.estimators.data import generate, load
-from ginbots.melds import deadwood_after_discards
+from ginbots.game.engine import play_game
+from ginbots.game.melds import deadwood_after_discards
 from ginbots.players.baselines import SimplePlayer, TrackingSimplePlayer
+from ginbots.training.estimator_data import generate, load
 
 
 def test_generation_resumes_and_is_deterministic(tmp_path: Path) -> None:

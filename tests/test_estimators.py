@@ -10,16 +10,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ginbots.cards import parse_cards
 from ginbots.estimators import ESTIMATOR_NAMES, make_estimator
 from ginbots.estimators.bayes import BayesianEstimator, count_tables
-from ginbots.estimators.data import record_games
 from ginbots.estimators.ensemble import EnsembleEstimator, ranges_from_scores
 from ginbots.estimators.features import AMBI_SUPERPERMUTATION, plug_array, shankar_input
 from ginbots.estimators.metrics import (
-    drift_area, integrity_loss, mean_squared_difference, minimum_top_largest, top_n_cards)
+    drift_area,
+    integrity_loss,
+    mean_squared_difference,
+    minimum_top_largest,
+    top_n_cards,
+)
 from ginbots.estimators.snapshot import bits, normalise, sample_hands
-from ginbots.estimators.weights import OnnxNet, WeightsError, check_weights, find_weights
+from ginbots.estimators.weights import (
+    OnnxNet,
+    WeightsError,
+    check_weights,
+    find_weights,
+)
+from ginbots.game.cards import parse_cards
+from ginbots.training.estimator_data import record_games
 
 PLAYABLE = [n for n in ESTIMATOR_NAMES if n != "omniscient"]
 
@@ -191,8 +201,8 @@ def test_corrupt_or_missing_weights_name_the_file(tmp_path: Path) -> None:
 
 def test_live_recurrent_estimate_matches_the_batch_path() -> None:
     """simple-nn keeps its previous output between live calls; that must equal the sequential batch run."""
-    from ginbots.engine import play_game
     from ginbots.estimators.snapshot import Snapshot, snapshot_rows
+    from ginbots.game.engine import play_game
     from ginbots.players.baselines import SimplePlayer, TrackingSimplePlayer
     
     est = make_estimator("simple-nn")

@@ -1,6 +1,6 @@
-"""The bridge under a few hundred random and mangled sessions (``python -m ginbots.fuzz`` runs thousands)."""
+"""The bridge under a few hundred random and mangled sessions (``python -m ginbots.connect.fuzz`` runs thousands)."""
 
-from ginbots.fuzz import EXIT_CODES, campaign, check_case
+from ginbots.connect.fuzz import EXIT_CODES, campaign, check_case
 
 
 def test_fuzzed_sessions_end_with_a_table_code_and_a_clean_stdout():

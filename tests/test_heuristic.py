@@ -8,12 +8,16 @@ import random
 import numpy as np
 import pytest
 
-from ginbots.cards import CARD_POINTS, parse_card, parse_cards
-from ginbots.engine import play_game
-from ginbots.melds import best_meld_sets, deadwood_and_melded, min_deadwood
+from ginbots.game.cards import CARD_POINTS, parse_card, parse_cards
+from ginbots.game.engine import play_game
+from ginbots.game.melds import best_meld_sets, deadwood_and_melded, min_deadwood
 from ginbots.players.baselines import SimplePlayer
-from ginbots.players.hand_utility import (UtilityWeights, best_after_discard, in_opponent_meld_probability,
-                                          utilities)
+from ginbots.players.hand_utility import (
+    UtilityWeights,
+    best_after_discard,
+    in_opponent_meld_probability,
+    utilities,
+)
 from ginbots.players.heuristic import HeuristicUtilityPlayer
 
 NO_OPPONENT_MELDS = np.zeros(53)
@@ -194,7 +198,7 @@ def test_same_seed_same_decisions() -> None:
 def test_stock_draws_zero_is_the_exact_expectation_over_every_unseen_card():
     import numpy as np
 
-    from ginbots.engine import GameConfig, play_game
+    from ginbots.game.engine import GameConfig, play_game
     from ginbots.players.baselines import SimplePlayer
     from ginbots.players.heuristic import HeuristicUtilityPlayer
 

@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import bridge_without_onnxruntime
 
 JAVA = Path(__file__).resolve().parent.parent / "submission" / "java"
-SHIM = Path(__file__).resolve().parent.parent / "ginbots" / "shim" / "java" / "ginbots"
+SHIM = Path(__file__).resolve().parent.parent / "ginbots" / "connect" / "shim" / "java" / "ginbots"
 pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
 
 
@@ -36,7 +35,7 @@ def summary(result):
 
 
 def test_a_python_bot_plays_legal_hands_through_the_shim(classes):
-    res = drive(classes, 6, [sys.executable, "-m", "ginbots.bridge", "keats"])
+    res = drive(classes, 6, [sys.executable, "-m", "ginbots.connect.bridge", "keats"])
     assert res.returncode == 0, res.stdout + res.stderr
     s = summary(res)
     assert s["hands"] == "6" and s["fallbacks"] == "0" and s["alive"] == "true"
@@ -73,7 +72,7 @@ def _announcer_env():
 
 def test_every_game_starts_with_new_game_even_after_an_opponents_forfeit(classes):
     res = subprocess.run(["java", "-Dforfeit=true", "-Dginbots.budget=5", "-cp", str(classes), "ShimDriver", "6",
-                          sys.executable, "-m", "ginbots.bridge", "--import", "hostile:Announcer"],
+                          sys.executable, "-m", "ginbots.connect.bridge", "--import", "hostile:Announcer"],
                          capture_output=True, text=True, timeout=120, cwd=JAVA.parent.parent, env=_announcer_env())
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stderr.count("ANNOUNCE new_game") == 6
@@ -102,7 +101,7 @@ def test_two_entries_in_one_jvm_each_start_their_own_bot_from_any_folder(classes
         folder.mkdir(parents=True)
         for cls in (classes / "ginbots").glob("*.class"):
             (folder / cls.name).write_bytes(cls.read_bytes())
-        (folder / "bridge.properties").write_text(f"command={sys.executable} -m ginbots.bridge {bot}\n"
+        (folder / "bridge.properties").write_text(f"command={sys.executable} -m ginbots.connect.bridge {bot}\n"
                                                   f"directory={root}\n")
     res = _two_entries(tmp_path, tmp_path / "a", tmp_path / "b")
     assert res.returncode == 0 and "ok" in res.stdout, res.stdout + res.stderr
@@ -110,7 +109,7 @@ def test_two_entries_in_one_jvm_each_start_their_own_bot_from_any_folder(classes
 
 
 def test_the_shipped_shim_classes_are_java_8_and_built_from_the_current_sources():
-    from ginbots import shim
+    from ginbots.connect import shim
 
     assert shim.stale_reason() is None  # else: ginbots package --rebuild-shim submission/java/stub/ginrummy
     names = {p.stem for p in shim.class_files()}
@@ -127,7 +126,7 @@ def test_a_bot_that_cannot_load_its_models_fails_the_constructor_with_the_bridge
 
 
 def test_a_bot_error_mid_game_is_reported_with_the_bridges_reason(classes):
-    res = subprocess.run(["java", "-cp", str(classes), "ShimDriver", "2", sys.executable, "-m", "ginbots.bridge",
+    res = subprocess.run(["java", "-cp", str(classes), "ShimDriver", "2", sys.executable, "-m", "ginbots.connect.bridge",
                           "--import", "hostile:SysExits"],
                          capture_output=True, text=True, timeout=120, cwd=JAVA.parent.parent, env=_announcer_env())
     assert res.returncode == 0, res.stdout + res.stderr
@@ -145,7 +144,7 @@ def _entry_in_a_jar(tmp_path, bot="keats"):
     """A packaged entry unpacked as an organiser would, its classes then packed into java/entry.jar."""
     import zipfile
 
-    from ginbots.package import build_package
+    from ginbots.connect.package import build_package
 
     archive = build_package(bot, out_dir=tmp_path / "dist")
     root = tmp_path / "entry"
@@ -193,6 +192,6 @@ def test_a_jar_away_from_its_archive_fails_loudly_unless_told_where_the_archive_
 
 def test_a_source_checkout_around_a_jar_is_not_taken_for_its_archive(tmp_path):
     root, jar = _entry_in_a_jar(tmp_path)
-    (root / "MANIFEST.json").unlink()  # what is left looks like a checkout: ginbots/bridge.py, no manifest
+    (root / "MANIFEST.json").unlink()  # what is left looks like a checkout: ginbots/connect/bridge.py, no manifest
     res = _two_entries(tmp_path, jar, jar)
     assert res.returncode != 0 and "no folder around it holds the unpacked archive" in res.stderr

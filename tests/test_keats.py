@@ -1,14 +1,19 @@
 """Keats bot: fuzzy collections after each kind of event, and each scoring rule on worked positions."""
 
 import pytest
-
-from ginbots.cards import parse_card as C, parse_cards
-from ginbots.engine import play_game
-from ginbots.players.baselines import SimplePlayer
-from ginbots.players.keats import THROW_BACK_PENALTY, FuzzyCardCollection, KeatsPlayer, deck_collection, \
-    opponent_collection
-
 from helpers import seated
+
+from ginbots.game.cards import parse_card as C
+from ginbots.game.cards import parse_cards
+from ginbots.game.engine import play_game
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.keats import (
+    THROW_BACK_PENALTY,
+    FuzzyCardCollection,
+    KeatsPlayer,
+    deck_collection,
+    opponent_collection,
+)
 
 
 def keats(hand, seat=0, starter=0, **params):

@@ -1,12 +1,13 @@
 """The knowledge tracker against hand-built deals and against the truth of real games."""
 
-from ginbots.cards import parse_card as C
-from ginbots.engine import GameConfig, play_game
-from ginbots.knowledge import INITIAL_STOCK, KnowledgePlayer
+from helpers import Hooked, deck_from
+
+from ginbots.game.cards import parse_card as C
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.knowledge import INITIAL_STOCK
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.keats import KeatsPlayer
-
-from helpers import Hooked, deck_from
+from ginbots.players.tracking import KnowledgePlayer
 
 ONE_HAND = GameConfig(time_budget=None, max_hands_per_game=1)
 DECK = deck_from("AC 2C 3C 4H 5H 6H 7S 8S 9S AD", "KC QH JS TD 8C 6D 4S 2H 9D 7C", "5D", "KD QD JD TC")

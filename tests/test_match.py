@@ -2,10 +2,10 @@ import json
 
 import pytest
 
+from ginbots.arena.match import MatchConfig, derive_seed, run_match, schedule
+from ginbots.arena.stats import LatencyHistogram, wilson, z_for
 from ginbots.cli import main
-from ginbots.match import MatchConfig, derive_seed, run_match, schedule
-from ginbots.registry import parse_spec
-from ginbots.stats import LatencyHistogram, wilson, z_for
+from ginbots.players.registry import parse_spec
 
 
 def test_wilson_interval_known_values():

@@ -4,13 +4,28 @@ import random
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from conftest import fixture_records
-from ginbots.cards import CARD_POINTS, cards_of, mask_of, melds_in, parse_cards, rank_of, suit_of
-from ginbots.melds import (
-    best_meld_set, best_meld_sets, deadwood_after_discards, deadwood_and_melds, deadwood_of, discard_outcomes,
-    maximal_meld_sets, min_deadwood,
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginbots.game.cards import (
+    CARD_POINTS,
+    cards_of,
+    mask_of,
+    melds_in,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
+from ginbots.game.melds import (
+    best_meld_set,
+    best_meld_sets,
+    deadwood_after_discards,
+    deadwood_and_melds,
+    deadwood_of,
+    discard_outcomes,
+    maximal_meld_sets,
+    min_deadwood,
 )
 
 RECORDS = fixture_records("deadwood_10card.jsonl") + fixture_records("deadwood_11card.jsonl")
@@ -167,7 +182,7 @@ def test_batch_deadwood_and_melded_matches_the_scalar_solver(batch, four_share):
     kind) gives the scalar solver's deadwood and melded cards, ties included."""
     import numpy as np
 
-    from ginbots.melds import deadwood_and_melded, deadwood_and_melded_batch
+    from ginbots.game.melds import deadwood_and_melded, deadwood_and_melded_batch
 
     rng = random.Random(batch * 10 + int(four_share * 10))
     hands = [_set_rich_hand(rng, rng.choice([10, 11, 12]), four_share) if i % 2 else

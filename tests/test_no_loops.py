@@ -6,9 +6,9 @@ from itertools import combinations
 
 import pytest
 
-from ginbots.engine import GameConfig, play_game
-from ginbots.match import MatchConfig, schedule
-from ginbots.registry import BUILTIN_PLAYERS, parse_spec, tuned_params_path
+from ginbots.arena.match import MatchConfig, schedule
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.players.registry import BUILTIN_PLAYERS, parse_spec, tuned_params_path
 
 CAP = 300
 BOTS = sorted(BUILTIN_PLAYERS) + sorted(f"{name}:tuned" for name in BUILTIN_PLAYERS if tuned_params_path(name))

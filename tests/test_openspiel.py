@@ -6,16 +6,24 @@ import random
 
 import pyspiel
 import pytest
-
-from ginbots.adapters.openspiel import (
-    ACTION_OF_MELD, FROM_OPENSPIEL, MELD_OF_ACTION, TO_OPENSPIEL, GinbotsBot, meld_actions,
-    openspiel_mask, play_hands, simple_bot, summary)
-from ginbots.cards import CARD_NAMES, parse_cards
-from ginbots.players.baselines import SimplePlayer
-from ginbots.registry import available_players, parse_spec
+from conftest import OPENSPIEL_RESULTS
 from helpers import Passive
 
-from conftest import OPENSPIEL_RESULTS
+from ginbots.cli import openspiel_summary
+from ginbots.connect.openspiel import (
+    ACTION_OF_MELD,
+    FROM_OPENSPIEL,
+    MELD_OF_ACTION,
+    TO_OPENSPIEL,
+    GinbotsBot,
+    meld_actions,
+    openspiel_mask,
+    play_hands,
+    simple_bot,
+)
+from ginbots.game.cards import CARD_NAMES, parse_cards
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.registry import available_players, parse_spec
 
 UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 GR = pyspiel.gin_rummy
@@ -131,7 +139,7 @@ def test_every_bundled_bot_plays_200_openspiel_hands_legally(name: str) -> None:
     assert result.hands == 200
     assert result.fallbacks["exception"] == 0, result.fallbacks
     assert any(p != 0 for p in result.points)
-    OPENSPIEL_RESULTS.append(summary(name, result))
+    OPENSPIEL_RESULTS.append(openspiel_summary(name, result))
 
 
 def test_wall_phase_ends_a_hand_nobody_knocks() -> None:

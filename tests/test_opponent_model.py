@@ -3,11 +3,11 @@ player from a random one, its moves keep the history's likelihood, and it is rep
 
 import numpy as np
 
-from ginbots.cards import completes_meld, mask_of
-from ginbots.engine import GameConfig, play_game
-from ginbots.knowledge import KnowledgePlayer
-from ginbots.opponent_model import OpponentFilter, completes_meld_batch
+from ginbots.game.cards import completes_meld, mask_of
+from ginbots.game.engine import GameConfig, play_game
 from ginbots.players.baselines import RandomPlayer, SimplePlayer
+from ginbots.players.tracking import KnowledgePlayer
+from ginbots.search.opponent_model import OpponentFilter, completes_meld_batch
 
 
 class Watcher(KnowledgePlayer):
@@ -171,8 +171,8 @@ def test_every_live_hand_has_as_many_cards_as_the_opponent():
 def test_moves_stop_on_very_long_hands():
     """A hostile opponent can stretch a hand for hundreds of turns; moves rescore the whole history,
     so past MAX_MOVE_EVENTS the filter stops moving hands instead of slowing every decision."""
-    from ginbots.knowledge import Knowledge
-    from ginbots.opponent_model import MAX_MOVE_EVENTS
+    from ginbots.game.knowledge import Knowledge
+    from ginbots.search.opponent_model import MAX_MOVE_EVENTS
 
     knowledge = Knowledge(0, 0, mask_of(range(10)))
     f = OpponentFilter(200, np.random.default_rng(0))

@@ -5,15 +5,15 @@ import zipfile
 
 import pytest
 
-from ginbots.package import build_package, module_closure, verify_package
+from ginbots.connect.package import build_package, module_closure, verify_package
 
 BOTS = ["simple", "random", "greedy", "keats", "planner"]
 
 
 def test_only_the_modules_a_bot_imports_are_packed():
     keats = module_closure("ginbots.players.keats")
-    assert "ginbots.players.keats" in keats and "ginbots.tactics" in keats and "ginbots.bridge" in keats
-    assert "ginbots.engine" not in keats and "ginbots.match" not in keats and "ginbots.players.planner" not in keats
+    assert "ginbots.players.keats" in keats and "ginbots.game.tactics" in keats and "ginbots.connect.bridge" in keats
+    assert "ginbots.game.engine" not in keats and "ginbots.arena.match" not in keats and "ginbots.players.planner" not in keats
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -49,8 +49,8 @@ def _rewrite(archive, out, change):
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda f: f.__setitem__("ginbots/melds.py", f["ginbots/melds.py"] + b"\n# evil\n"), "ginbots/melds.py: sha256"),
-    (lambda f: f.pop("ginbots/rules.py"), "ginbots/rules.py: listed in the manifest but missing"),
+    (lambda f: f.__setitem__("ginbots/game/melds.py", f["ginbots/game/melds.py"] + b"\n# evil\n"), "ginbots/game/melds.py: sha256"),
+    (lambda f: f.pop("ginbots/game/rules.py"), "ginbots/game/rules.py: listed in the manifest but missing"),
     (lambda f: f.__setitem__("extra.py", b"print('hi')"), "extra.py: present but not in the manifest"),
     (lambda f: f.pop("MANIFEST.json"), "MANIFEST.json missing"),
 ])
@@ -152,7 +152,7 @@ def test_a_third_party_bot_packs_its_own_code_and_verifies_in_a_fresh_environmen
 def test_a_bot_importing_what_the_archive_cannot_carry_is_refused(tmp_path, monkeypatch):
     import textwrap
 
-    from ginbots.package import PackageError
+    from ginbots.connect.package import PackageError
 
     (tmp_path / "needy_bot.py").write_text(textwrap.dedent('''
         import scipy  # neither shipped nor required
@@ -173,10 +173,10 @@ def test_a_bot_importing_what_the_archive_cannot_carry_is_refused(tmp_path, monk
 def test_no_bundle_bot_pulls_a_training_dependency_into_its_archive():
     """Play-time code imports only numpy and onnxruntime; the calibration maps' fitting half (scikit-learn)
     once leaked into every estimator-using bot's closure and broke their archives."""
-    from ginbots.package import module_closure, outside_imports
-    from ginbots.registry import BUILTIN_PLAYERS
+    from ginbots.connect.package import module_closure, outside_imports
+    from ginbots.players.registry import BUILTIN_PLAYERS
 
     for target in BUILTIN_PLAYERS.values():
         modules = module_closure(target.partition(":")[0])
         assert outside_imports(modules) == [], target
-        assert "ginbots.estimators.calibration" not in modules, target
+        assert "ginbots.training.calibration" not in modules, target

@@ -1,13 +1,12 @@
 """The sparse-sampling planner: its reward, clear-cut positions, the three methods, reproducibility."""
 
 import pytest
+from helpers import seated
 
-from ginbots.cards import parse_card as C
-from ginbots.engine import play_game
+from ginbots.game.cards import parse_card as C
+from ginbots.game.engine import play_game
 from ginbots.players.baselines import GreedyPlayer, SimplePlayer
 from ginbots.players.planner import PlannerPlayer
-
-from helpers import seated
 
 
 def planner(hand, seat=0, starter=0, **params):
@@ -79,7 +78,7 @@ def test_rollout_planner_plays_legal_games():
 
 
 def test_modified_mcts_plays_legal_reproducible_hands():
-    from ginbots.engine import GameConfig
+    from ginbots.game.engine import GameConfig
     from ginbots.players.baselines import GreedyPlayer
 
     config = GameConfig(time_budget=None, max_hands_per_game=1)

@@ -7,8 +7,8 @@ import json
 import subprocess
 import sys
 
-from ginbots.play import play
-from ginbots.trace import read_traces
+from ginbots.arena.play import play
+from ginbots.arena.trace import read_traces
 
 
 def test_piped_input_plays_a_whole_game_that_replays_and_views(tmp_path):

@@ -1,8 +1,13 @@
 import pytest
 
-from ginbots.player import Hyperparameter, Player, resolve_params
+from ginbots.players.base import Hyperparameter, Player, resolve_params
 from ginbots.players.baselines import RandomPlayer
-from ginbots.registry import PlayerSpec, parse_spec, player_class, load_params_file
+from ginbots.players.registry import (
+    PlayerSpec,
+    load_params_file,
+    parse_spec,
+    player_class,
+)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -64,8 +69,8 @@ def test_rng_is_seeded_explicitly():
 
 
 def test_simple_knock_at_sets_its_knocking_threshold() -> None:
-    from ginbots.engine import play_game
-    from ginbots.registry import parse_spec
+    from ginbots.game.engine import play_game
+    from ginbots.players.registry import parse_spec
 
     gin_only = parse_spec("simple:knock_at=0")
     assert gin_only.make(seed=1).params == {"knock_at": 0}

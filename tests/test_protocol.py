@@ -7,14 +7,13 @@ import time
 
 import numpy as np
 import pytest
-
-from ginbots.cards import parse_card, parse_cards
-from ginbots.engine import GameConfig, play_game
-from ginbots.melds import best_meld_set
-from ginbots.player import HandTrackingPlayer
-from ginbots.players.baselines import SimplePlayer
-
 from helpers import Hooked, Passive, deck_from
+
+from ginbots.game.cards import parse_card, parse_cards
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.melds import best_meld_set
+from ginbots.players.base import HandTrackingPlayer
+from ginbots.players.baselines import SimplePlayer
 
 ONE_HAND = GameConfig(time_budget=None, max_hands_per_game=1)
 STRONG = "AC 2C 3C 4H 5H 6H 7S 8S 9S AD"   # deadwood 1

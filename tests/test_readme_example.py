@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from ginbots.engine import play_game
+from ginbots.game.engine import play_game
 from ginbots.players.baselines import SimplePlayer
 
 

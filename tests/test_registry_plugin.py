@@ -3,13 +3,13 @@
 import textwrap
 
 from ginbots.cli import main
-from ginbots.registry import available_players, parse_spec
+from ginbots.players.registry import available_players, parse_spec
 
 
 def _install_fake_plugin(tmp_path, monkeypatch):
     (tmp_path / "thirdparty_bot.py").write_text(textwrap.dedent('''
         from ginbots.players.baselines import SimplePlayer
-        from ginbots.player import Hyperparameter
+        from ginbots.players.base import Hyperparameter
 
         class CautiousBot(SimplePlayer):
             """A third-party bot: Simple that never takes the face-up card."""
@@ -44,7 +44,7 @@ def test_every_bundle_entry_point_is_a_builtin():
     package declares must also be in BUILTIN_PLAYERS (the champion once was not, and its archive failed)."""
     from importlib import metadata
 
-    from ginbots.registry import BUILTIN_PLAYERS, ENTRY_POINT_GROUP
+    from ginbots.players.registry import BUILTIN_PLAYERS, ENTRY_POINT_GROUP
 
     declared = {ep.name: ep.value for ep in metadata.distribution("ginbots").entry_points
                 if ep.group == ENTRY_POINT_GROUP}

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from helpers import known_run_position
 
-from ginbots.cards import parse_card
-from ginbots.engine import play_game
 from ginbots.estimators.risk import discard_risk
+from ginbots.game.cards import parse_card
+from ginbots.game.engine import play_game
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.safe import SafeDiscarderPlayer
-from helpers import known_run_position
 
 
 def test_discard_risk_by_hand() -> None:

@@ -14,13 +14,18 @@ import pytest
 
 pytest.importorskip("numba", reason="the self-play core is in the train extra; the test extra installs numba")
 
-from ginbots.cards import mask_of, parse_card  # noqa: E402
-from ginbots.engine import GameConfig, play_game  # noqa: E402
-from ginbots.match import derive_seed  # noqa: E402
-from ginbots.melds import best_meld_sets, min_deadwood  # noqa: E402
-from ginbots.offense import _samples_of, record_deal  # noqa: E402
-from ginbots.selfplay import core, kernels  # noqa: E402
-from ginbots.selfplay.stream import StreamRandom, sample_deck, sample_seeds, stream_players  # noqa: E402
+from ginbots.arena.match import derive_seed  # noqa: E402
+from ginbots.game.cards import mask_of, parse_card  # noqa: E402
+from ginbots.game.engine import GameConfig, play_game  # noqa: E402
+from ginbots.game.melds import best_meld_sets, min_deadwood  # noqa: E402
+from ginbots.training.offense import _samples_of, record_deal  # noqa: E402
+from ginbots.training.selfplay import core, kernels  # noqa: E402
+from ginbots.training.selfplay.stream import (  # noqa: E402
+    StreamRandom,
+    sample_deck,
+    sample_seeds,
+    stream_players,
+)
 
 HANDS = int(os.environ.get("GINBOTS_SELFPLAY_HANDS", "600"))
 ONE_HAND = GameConfig(time_budget=None, max_hands_per_game=1)
@@ -113,7 +118,7 @@ def test_meld_kernels_match_the_python_solver() -> None:
 
 
 def test_is_meld_is_the_meld_table() -> None:
-    from ginbots.cards import MELD_SET
+    from ginbots.game.cards import MELD_SET
 
     rng = random.Random(4)
     masks = list(MELD_SET) + [mask_of(rng.sample(range(52), rng.randint(1, 5))) for _ in range(3000)]

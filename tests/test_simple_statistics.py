@@ -6,9 +6,9 @@ enough for sampling noise at this size (several standard errors) yet would
 catch a rule error (e.g. wrong cancellation or starter rotation).
 """
 
-from ginbots.match import MatchConfig, run_match
-from ginbots.registry import parse_spec
-from ginbots.stats import wilson
+from ginbots.arena.match import MatchConfig, run_match
+from ginbots.arena.stats import wilson
+from ginbots.players.registry import parse_spec
 
 
 def test_simple_vs_simple_matches_the_java_engine_figures():
@@ -27,7 +27,7 @@ def test_simple_vs_simple_matches_the_java_engine_figures():
 
 
 def test_nearest_rank_quantiles():
-    from ginbots.stats import nearest_rank
+    from ginbots.arena.stats import nearest_rank
 
     values = list(range(1, 101))  # 1..100
     assert nearest_rank(values, 0.5) == 50 and nearest_rank(values, 0.99) == 99 and nearest_rank(values, 1.0) == 100

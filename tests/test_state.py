@@ -1,12 +1,12 @@
-"""ginbots.state: random legal play keeps every invariant; illegal actions change nothing."""
+"""ginbots.game.state: random legal play keeps every invariant; illegal actions change nothing."""
 
 import random
 
 import pytest
 
-from ginbots.cards import ALL_CARDS_MASK, MAX_DEADWOOD
-from ginbots.melds import min_deadwood
-from ginbots.state import (
+from ginbots.game.cards import ALL_CARDS_MASK, MAX_DEADWOOD
+from ginbots.game.melds import min_deadwood
+from ginbots.game.state import (
     CONTINUE,
     DECLARE,
     DECLARE_BEST,

@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from ginbots import registry
-from ginbots.engine import GameConfig
-from ginbots.match import MatchConfig, run_match
-from ginbots.registry import parse_spec
-from ginbots.supervisor import Lost, supervise
-from ginbots.tournament import TournamentConfig, load_games, run_tournament
+from ginbots.arena.match import MatchConfig, run_match
+from ginbots.arena.supervisor import Lost, supervise
+from ginbots.arena.tournament import TournamentConfig, load_games, run_tournament
+from ginbots.game.engine import GameConfig
+from ginbots.players import registry
+from ginbots.players.registry import parse_spec
 
 HOSTILE = {"exits-hard": "hostile:ExitsHard", "sys-exits": "hostile:SysExits",
            "raises-interrupt": "hostile:RaisesInterrupt", "unstoppable": "hostile:Unstoppable",
@@ -102,9 +102,10 @@ def test_ctrl_c_stops_the_run_and_keeps_what_finished():
 
 
 def test_in_process_a_spy_sees_the_opponent_but_isolated_it_sees_nothing(tmp_path, monkeypatch):
-    from ginbots.engine import play_game
-    from ginbots.players.baselines import SimplePlayer
     from hostile import Spy
+
+    from ginbots.game.engine import play_game
+    from ginbots.players.baselines import SimplePlayer
 
     spy = Spy(seed=0)
     play_game([spy, SimplePlayer(seed=1)], seed=1, config=GameConfig(max_hands_per_game=1))
@@ -136,7 +137,7 @@ def test_an_isolated_bot_is_capped_in_memory_and_killed_at_its_budget(tmp_path, 
 
 
 def test_a_second_tournament_on_the_same_folder_is_refused(tmp_path):
-    from ginbots.tournament import TournamentError, _lock
+    from ginbots.arena.tournament import TournamentError, _lock
 
     held = _lock(tmp_path)
     try:

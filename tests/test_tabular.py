@@ -8,9 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ginbots.cards import NUM_RANKS, card, parse_card
 from ginbots.estimators import make_estimator
-from ginbots.estimators.data import record_games
 from ginbots.estimators.metrics import mean_squared_difference
 from ginbots.estimators.snapshot import Snapshot, bits, masks_of
 from ginbots.estimators.tabular import (
@@ -20,6 +18,8 @@ from ginbots.estimators.tabular import (
     card_features,
 )
 from ginbots.estimators.weights import WeightsError
+from ginbots.game.cards import NUM_RANKS, card, parse_card
+from ginbots.training.estimator_data import record_games
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_features_are_suit_symmetric(recorded) -> None:
 
 def test_fitted_trees_export_exactly_and_load_as_an_estimator(recorded, tmp_path: Path) -> None:
     from ginbots.estimators.snapshot import split_by_episode
-    from ginbots.estimators.tabular_fit import fit_trees
+    from ginbots.training.tabular_fit import fit_trees
 
     train, val = split_by_episode(recorded, validation=0.3)
     card_ = fit_trees(train, val, tmp_path, examples=20_000, trees=20, depth=3)

@@ -1,9 +1,12 @@
 """End-of-hand meld choices: the defender's best declaration and the knocker's layoff-minimising order."""
 
-from ginbots.cards import parse_cards as P
-from ginbots.melds import best_meld_set, min_deadwood
-from ginbots.tactics import (
-    best_defence_melds, deadwood_after_layoffs, disjoint_meld_collections, expected_layoff_points,
+from ginbots.game.cards import parse_cards as P
+from ginbots.game.melds import best_meld_set, min_deadwood
+from ginbots.game.tactics import (
+    best_defence_melds,
+    deadwood_after_layoffs,
+    disjoint_meld_collections,
+    expected_layoff_points,
     knock_melds_min_layoffs,
 )
 

@@ -1,19 +1,25 @@
 """Tournaments: ratings on hand-made results, resume without loss or duplicates, forfeits, report, replay."""
 
 import json
+import math
 import os
 import signal
 import time
-import math
 
 import pytest
 
-from ginbots.cli import main
-from ginbots.ratings import ELO_SCALE, bradley_terry, elo_by_rounds
-from ginbots.report import build_report
-from ginbots.tournament import (
-    GAMES_FILE, TournamentConfig, TournamentError, _Worker, load_games, regenerate_trace, run_tournament,
+from ginbots.arena.ratings import ELO_SCALE, bradley_terry, elo_by_rounds
+from ginbots.arena.report import build_report
+from ginbots.arena.tournament import (
+    GAMES_FILE,
+    TournamentConfig,
+    TournamentError,
+    _Worker,
+    load_games,
+    regenerate_trace,
+    run_tournament,
 )
+from ginbots.cli import main
 
 
 def test_bradley_terry_known_answers():
@@ -121,7 +127,7 @@ def test_each_match_gets_its_own_players_so_nothing_learned_follows_a_bot_to_its
 
 
 def test_a_pairs_seed_replays_its_deals_as_a_match():
-    from ginbots.match import MatchConfig, schedule
+    from ginbots.arena.match import MatchConfig, schedule
 
     config = TournamentConfig(bots=("simple", "greedy", "random"), games_per_pair=4, seed=8)
     pair_jobs = [job for p, job in config.jobs() if p == 2]

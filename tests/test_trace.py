@@ -2,10 +2,16 @@ import json
 
 import pytest
 
-from ginbots.engine import GameConfig, play_game
+from ginbots.arena.trace import (
+    describe_hand,
+    format_hand,
+    read_traces,
+    replay,
+    write_traces,
+)
+from ginbots.game.cards import parse_cards
+from ginbots.game.engine import GameConfig, play_game
 from ginbots.players.baselines import GreedyPlayer, RandomPlayer, SimplePlayer
-from ginbots.trace import describe_hand, format_hand, read_traces, replay, write_traces
-from ginbots.cards import parse_cards
 
 
 def test_own_traces_round_trip_through_a_file_and_replay_identically(tmp_path):

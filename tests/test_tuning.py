@@ -11,10 +11,10 @@ from pathlib import Path
 import optuna
 import pytest
 
-from ginbots.player import Hyperparameter
+from ginbots.players.base import Hyperparameter
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.keats import KeatsPlayer
-from ginbots.registry import parse_spec
+from ginbots.players.registry import parse_spec
 from ginbots.tuning.harness import StudyError, TuneConfig, load_study, tune
 from ginbots.tuning.space import SearchSpaceError, search_space
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+from ginbots.arena.trace import write_traces
+from ginbots.arena.view import frames_of, read_games
 from ginbots.cli import main
-from ginbots.engine import play_game
+from ginbots.game.engine import play_game
 from ginbots.players.baselines import SimplePlayer
-from ginbots.trace import write_traces
-from ginbots.view import frames_of, read_games
 
 
 def _trace(tmp_path, games=2):

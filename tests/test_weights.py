@@ -7,7 +7,12 @@ import shutil
 
 import pytest
 
-from ginbots.estimators.weights import OnnxNet, WeightsError, check_weights, find_weights
+from ginbots.estimators.weights import (
+    OnnxNet,
+    WeightsError,
+    check_weights,
+    find_weights,
+)
 
 
 def _copy(tmp_path, *names):

@@ -64,7 +64,7 @@ first=${1//[:=,]/-}
 {
   "$PYTHON_BIN/python" - "$out/games.csv" "$@" simple <<'PY'
 import collections, csv, sys
-from ginbots.stats import wilson
+from ginbots.arena.stats import wilson
 names = sys.argv[2:]
 wins, games = collections.Counter(), collections.Counter()
 for row in csv.DictReader(open(sys.argv[1])):

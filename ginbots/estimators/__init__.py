@@ -2,6 +2,9 @@
 
 ``make_estimator(name)`` builds one from the frozen weights in ``weights/``;
 ``ESTIMATOR_NAMES`` lists them.  See ``base.Estimator`` for the interface.
+Fitting them lives in ``ginbots.training``; this wing is what a bot needs at play time.
+
+Imports: ``ginbots.game`` only.
 """
 
 from functools import lru_cache
@@ -45,7 +48,7 @@ def make_estimator(name: str) -> "Estimator":
 
         return TreeEstimator()
     if name == "ensemble":
-        return ensemble.EnsembleEstimator.load()
+        return ensemble.EnsembleEstimator.load(make=make_estimator)
     if name in ESTIMATOR_NAMES and "+" in name:
         from .calibrated import CalibratedEstimator, load_calibration
         from .weights import check_weights

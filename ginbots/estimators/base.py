@@ -6,8 +6,16 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from ..knowledge import Knowledge
-from .snapshot import Snapshot, bits, normalise, sample_hands, snapshot_rows, with_known_cards
+from ginbots.game.knowledge import Knowledge
+
+from .snapshot import (
+    Snapshot,
+    bits,
+    normalise,
+    sample_hands,
+    snapshot_rows,
+    with_known_cards,
+)
 
 
 class Estimator(ABC):

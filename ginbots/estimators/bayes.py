@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import NUM_CARDS
+from ginbots.game.cards import NUM_CARDS
+
 from .base import Estimator
 from .snapshot import Snapshot, bits, with_known_cards
 

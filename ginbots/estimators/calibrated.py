@@ -1,6 +1,6 @@
 """Calibrated estimators at play time: a stored calibration map applied with numpy alone.
 
-The maps are fitted by ``ginbots.estimators.calibration`` (scikit-learn, extra
+The maps are fitted by ``ginbots.training.calibration`` (scikit-learn, extra
 ``sklearn``); this module holds only what playing needs, so that a packed bot
 using ``NAME+isotonic`` never imports scikit-learn.
 """

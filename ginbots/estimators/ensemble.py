@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from ..knowledge import Knowledge
+from ginbots.game.knowledge import Knowledge
+
 from .base import Estimator
 from .snapshot import Snapshot
 
@@ -50,8 +51,10 @@ class EnsembleEstimator(Estimator):
         self.members = members
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "EnsembleEstimator":
-        from . import make_estimator
+    def load(cls, path: str | Path | None = None,
+             make: Callable[[str], Estimator] | None = None) -> "EnsembleEstimator":
+        """The shipped (or ``path``) ensemble; ``make`` builds a member by name (default: the package's
+        ``make_estimator``, which passes itself, so this module never imports its package back)."""
         from .weights import WeightsError, check_weights, find_weights
 
         path = Path(path) if path else find_weights(ENSEMBLE_FILE)
@@ -65,7 +68,10 @@ class EnsembleEstimator(Estimator):
         names = {r[2] for r in ranges}
         if "ensemble" in names or "omniscient" in names:
             raise WeightsError(f"{path}: an ensemble may not contain 'ensemble' or 'omniscient'")
-        return cls(ranges, {n: make_estimator(n) for n in names})
+        if make is None:
+            raise WeightsError("an ensemble needs the estimator factory: build it with "
+                               "ginbots.estimators.make_estimator('ensemble')")
+        return cls(ranges, {n: make(n) for n in names})
 
     def member_for(self, turn: int) -> str:
         for first, last, name in self.ranges:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import MELD_PAIRS, NUM_CARDS, NUM_RANKS, card, cards_of, is_run
+from ginbots.game.cards import MELD_PAIRS, NUM_CARDS, NUM_RANKS, card, cards_of, is_run
+
 from .snapshot import MAX_TURN, Snapshot, bits
 
 #: Document 001's ambi-superpermutation on four suits: every order of the four

@@ -13,7 +13,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..knowledge import Knowledge
+from ginbots.game.knowledge import Knowledge
+
 from .base import Estimator, UniformEstimator
 from .features import mlp8_input, shankar_input, simple_nn_input
 from .snapshot import Snapshot, normalise, snapshot_rows, with_known_cards

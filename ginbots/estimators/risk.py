@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import MELD_PAIRS, NUM_CARDS, cards_of
+from ginbots.game.cards import MELD_PAIRS, NUM_CARDS, cards_of
 
 _PAD = NUM_CARDS  # index of an always-zero probability
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import HAND_SIZE, NUM_CARDS
-from ..knowledge import Knowledge
+from ginbots.game.cards import HAND_SIZE, NUM_CARDS
+from ginbots.game.knowledge import Knowledge
 
 CARD_BITS = np.arange(NUM_CARDS, dtype=np.int64)
 CARD_WEIGHTS = np.int64(1) << CARD_BITS

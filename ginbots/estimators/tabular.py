@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import NUM_CARDS, NUM_RANKS, card
+from ginbots.game.cards import NUM_CARDS, NUM_RANKS, card
+
 from .base import Estimator
 from .snapshot import MAX_TURN, Snapshot, bits, with_known_cards
 from .weights import OnnxNet, find_weights

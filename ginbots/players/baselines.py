@@ -6,11 +6,18 @@ follow their definitions exactly and run fast (Simple is the benchmark player).
 
 from __future__ import annotations
 
-from ..cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
-from ..melds import (best_meld_set, best_meld_sets, deadwood_after_discards, discard_outcomes, lowering_discards,
-                     min_deadwood)
-from ..knowledge import KnowledgePlayer
-from ..player import HandTrackingPlayer, Hyperparameter, Melds
+from ginbots.game.cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
+from ginbots.game.melds import (
+    best_meld_set,
+    best_meld_sets,
+    deadwood_after_discards,
+    discard_outcomes,
+    lowering_discards,
+    min_deadwood,
+)
+
+from .base import HandTrackingPlayer, Hyperparameter, Melds
+from .tracking import KnowledgePlayer
 
 
 class SimplePlayer(HandTrackingPlayer):

@@ -7,7 +7,7 @@ heuristic's (document 002) with the weights its tuning found; on top of it:
   order of the remaining cards. The hands come from the opponent-hand estimator,
   or, with ``opponent_filter=true``, from a particle filter that weighs them by how
   well minimum-deadwood play explains the opponent's actions
-  (``ginbots.opponent_model``) while the filter trusts that model; the heuristic's
+  (``ginbots.search.opponent_model``) while the filter trusts that model; the heuristic's
   own view of the opponent (its chance of holding each card, its sampled hands)
   comes from the same source.
 - **Which estimator.** ``mlp8`` (fitted on Simple's games) or ``mlp8-heuristic`` (on the
@@ -15,7 +15,7 @@ heuristic's (document 002) with the weights its tuning found; on top of it:
   play explains the opponent, and a game whose mean end-of-hand weight falls below
   ``switch_rho`` gets the second (``second_estimator``, ``switch_by=filter``).
 - **Playouts.** A candidate action is played out to the end of the hand on every
-  world with ``ginbots.rollout`` (both seats on Simple's rule with their own knock
+  world with ``ginbots.search.rollout`` (both seats on Simple's rule with their own knock
   thresholds); the same worlds serve every candidate (common random numbers) and
   the weaker half of the candidates is dropped after each round (successive halving).
 - **Knock** (the decision that moves most points): knocking now, scored exactly on
@@ -46,21 +46,22 @@ from time import perf_counter
 
 import numpy as np
 
-from ..cards import MAX_DEADWOOD, cards_of, points_of, union
-from ..equity import equity_table, hand_utility, points_per_equity
-from ..estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
-from ..estimators.base import Estimator
-from ..estimators.metrics import revealed_log_score
-from ..estimators.snapshot import masks_of
-from ..melds import best_meld_set, discard_outcomes, min_deadwood
-from ..player import Hyperparameter, Melds
-from ..rollout import knock_points, play_out, simple_discard
-from ..tactics import knock_melds_min_layoffs
+from ginbots.estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
+from ginbots.estimators.base import Estimator
+from ginbots.estimators.metrics import revealed_log_score
+from ginbots.estimators.snapshot import masks_of
+from ginbots.game.cards import MAX_DEADWOOD, cards_of, points_of, union
+from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
+from ginbots.game.tactics import knock_melds_min_layoffs
+from ginbots.search.equity import equity_table, hand_utility, points_per_equity
+from ginbots.search.rollout import knock_points, play_out, simple_discard
+
+from .base import Hyperparameter, Melds
 from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
 
-#: The heuristic's weights as its tuning found them (``ginbots/tuning/best/heuristic.json``, study
+#: The heuristic's weights as its tuning found them (``tuning/best/heuristic.json``, study
 #: heuristic-vs-simple, trial 24): the champion's hand building starts from them.
 TUNED_HEURISTIC = {
     "meld_bonus": 1.050670490617736, "combination_bonus": 6.998884060300127, "deadwood_bonus": 2.554255607525298,
@@ -117,14 +118,14 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "or always (both measured weaker than the heuristic's own discard)"),
         Hyperparameter("opponent_filter", bool, False,
                        doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
-                           "(ginbots.opponent_model): level with the estimator in play (750 paired games) at "
+                           "(ginbots.search.opponent_model): level with the estimator in play (750 paired games) at "
                            "2-3x the thinking; off: the estimator alone"),
         # 1,000 hands suffice to weigh the opponent's play for the switch (4,000 were measured for
         # opponent_filter=true, whose hands feed the search).
         *(replace(h, default=1000) if h.name == "filter_particles" else h for h in FILTER_HYPERPARAMETERS),
         Hyperparameter("score_aware", bool, False,
                        doc="score playouts by the chance of winning the game from the scores after the hand "
-                           "(ginbots.equity), in points at the game's start, rather than by the hand's points"),
+                           "(ginbots.search.equity), in points at the game's start, rather than by the hand's points"),
         Hyperparameter("score_aware_against", str, "any", choices=("any", "simple-like", "shown-simple-like"),
                        tunable=False,
                        doc="with score_aware: every opponent; only one the estimator switch still takes for "

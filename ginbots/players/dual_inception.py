@@ -15,14 +15,19 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import NUM_CARDS, cards_of, is_run
-from ..estimators import shared_estimator, weight_files_for
-from ..estimators.base import Estimator
-from ..estimators.risk import discard_risk
-from ..estimators.snapshot import bits
-from ..estimators.weights import OnnxNet, card_path, find_weights
-from ..melds import best_meld_set, deadwood_and_melded_batch, lowering_discards
-from ..player import Hyperparameter
+from ginbots.estimators import shared_estimator, weight_files_for
+from ginbots.estimators.base import Estimator
+from ginbots.estimators.risk import discard_risk
+from ginbots.estimators.snapshot import bits
+from ginbots.estimators.weights import OnnxNet, card_path, find_weights
+from ginbots.game.cards import NUM_CARDS, cards_of, is_run
+from ginbots.game.melds import (
+    best_meld_set,
+    deadwood_and_melded_batch,
+    lowering_discards,
+)
+
+from .base import Hyperparameter
 from .baselines import TrackingSimplePlayer
 from .hand_utility import PAIR_HI, PAIR_LO
 

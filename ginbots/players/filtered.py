@@ -1,4 +1,4 @@
-"""A player mix-in that keeps the opponent filter (``ginbots.opponent_model``) fed from its callbacks.
+"""A player mix-in that keeps the opponent filter (``ginbots.search.opponent_model``) fed from its callbacks.
 
 Put it before the player's base class (``class Bot(FilteringPlayer, Base)``); the
 bot declares ``FILTER_HYPERPARAMETERS`` among its own and reads ``trusts_filter()``,
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..knowledge import KnowledgePlayer
-from ..opponent_model import OpponentFilter
-from ..player import Hyperparameter
+from ginbots.search.opponent_model import OpponentFilter
+
+from .base import Hyperparameter
+from .tracking import KnowledgePlayer
 
 FILTER_HYPERPARAMETERS = (
     Hyperparameter("filter_trust", float, 0.5, 0.0, 1.0,

@@ -16,8 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import ACE, CARD_POINTS, MAX_DEADWOOD, MELD_PAIRS, NUM_CARDS, NUM_RANKS, TWO
-from ..melds import deadwood_and_melded_batch
+from ginbots.game.cards import (
+    ACE,
+    CARD_POINTS,
+    MAX_DEADWOOD,
+    MELD_PAIRS,
+    NUM_CARDS,
+    NUM_RANKS,
+    TWO,
+)
+from ginbots.game.melds import deadwood_and_melded_batch
 
 #: Index of a padding "card" that is always blocked: it fills the meld-pair table to width 6.
 PAD = NUM_CARDS

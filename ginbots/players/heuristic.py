@@ -20,14 +20,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
-from ..estimators import ESTIMATOR_NAMES, UsesNamedEstimator
-from ..estimators.snapshot import bits, masks_of
-from ..knowledge import KnowledgePlayer
-from ..melds import best_meld_sets, deadwood_and_melded_batch, discard_outcomes, min_deadwood
-from ..player import Hyperparameter, Melds
-from ..tactics import LAYOFF_SAMPLES, best_defence_melds, knock_melds_min_layoffs
-from .hand_utility import UtilityWeights, best_after_discard, in_opponent_meld_probability, utilities
+from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
+from ginbots.estimators.snapshot import bits, masks_of
+from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
+from ginbots.game.melds import (
+    best_meld_sets,
+    deadwood_and_melded_batch,
+    discard_outcomes,
+    min_deadwood,
+)
+from ginbots.game.tactics import best_defence_melds, knock_melds_min_layoffs
+
+from .base import Hyperparameter, Melds
+from .hand_utility import (
+    UtilityWeights,
+    best_after_discard,
+    in_opponent_meld_probability,
+    utilities,
+)
+from .tracking import LAYOFF_SAMPLES, KnowledgePlayer
 
 _ONE = np.uint64(1)
 

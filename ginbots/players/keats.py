@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_POINTS, NUM_RANKS, completes_meld, union
-from ..knowledge import Knowledge
-from ..melds import best_meld_set, discard_outcomes
-from ..player import Hyperparameter
-from ..tactics import KNOCK_THRESHOLD, LAYOFF_SAMPLES, LayoffAwarePlayer
+from ginbots.game.cards import CARD_POINTS, NUM_RANKS, completes_meld, union
+from ginbots.game.knowledge import Knowledge
+from ginbots.game.melds import best_meld_set, discard_outcomes
+
+from .base import Hyperparameter
+from .tracking import KNOCK_THRESHOLD, LAYOFF_SAMPLES, LayoffAwarePlayer
 
 #: The document's veto: "if we'd immediately get rid of this card, subtract 1000 points".
 THROW_BACK_PENALTY = 1000.0

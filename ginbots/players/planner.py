@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ..cards import CARD_POINTS, MAX_DEADWOOD, cards_of
-from ..melds import deadwood_and_melds, discard_outcomes, min_deadwood
-from ..player import Hyperparameter
-from ..tactics import KNOCK_THRESHOLD, LAYOFF_SAMPLES, LayoffAwarePlayer
+from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, cards_of
+from ginbots.game.melds import deadwood_and_melds, discard_outcomes, min_deadwood
+
+from .base import Hyperparameter
+from .tracking import KNOCK_THRESHOLD, LAYOFF_SAMPLES, LayoffAwarePlayer
 
 #: The document's chance that a uniformly random opponent takes the face-up
 #: card: 10 of its 21 actions do.

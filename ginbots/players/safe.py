@@ -3,17 +3,18 @@
 Among the ``top_k`` (3) safest discards, by the eq. 5 discard risk of the
 opponent-hand estimate (default: the Shankar CNN), discard the one that leaves
 the least deadwood; draw and knock as Simple does. Not in the document: ``opponent_filter=true`` takes the
-risk from the opponent filter (``ginbots.opponent_model``) while it trusts its model.  Candidates are the cards
+risk from the opponent filter (``ginbots.search.opponent_model``) while it trusts its model.  Candidates are the cards
 whose discard lowers deadwood (the document's "decreases deadwood"), so a
 safe but melded card is never thrown.
 """
 
 from __future__ import annotations
 
-from ..estimators import ESTIMATOR_NAMES, UsesNamedEstimator
-from ..estimators.risk import discard_risk
-from ..melds import deadwood_after_discards, lowering_discards
-from ..player import Hyperparameter
+from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
+from ginbots.estimators.risk import discard_risk
+from ginbots.game.melds import deadwood_after_discards, lowering_discards
+
+from .base import Hyperparameter
 from .baselines import TrackingSimplePlayer
 from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 
@@ -28,7 +29,7 @@ class SafeDiscarderPlayer(UsesNamedEstimator, FilteringPlayer, TrackingSimplePla
                        choices=tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
                        doc="opponent-hand estimator behind the risk (document: the Shankar CNN)"),
         Hyperparameter("opponent_filter", bool, False,
-                       doc="not in the document: take the risk from the opponent filter (ginbots.opponent_model) "
+                       doc="not in the document: take the risk from the opponent filter (ginbots.search.opponent_model) "
                            "while it trusts its model of the opponent, else from the estimator"),
         *FILTER_HYPERPARAMETERS,
     )

@@ -24,11 +24,11 @@ import optuna
 from optuna.trial import TrialState
 
 import ginbots
-from ginbots.engine import GameConfig
-from ginbots.match import MatchConfig, derive_seed, run_match
-from ginbots.player import resolve_params
-from ginbots.registry import PlayerSpec, parse_spec, player_class
-from ginbots.stats import wilson
+from ginbots.arena.match import MatchConfig, derive_seed, run_match
+from ginbots.arena.stats import wilson
+from ginbots.game.engine import GameConfig
+from ginbots.players.base import resolve_params
+from ginbots.players.registry import PlayerSpec, parse_spec, player_class, tuned_dirs
 
 from .space import search_space, suggest
 from .storage import open_storage, recover_interrupted
@@ -58,6 +58,7 @@ class TuneConfig:
     heldout_games: int = 0
     only: list[str] = field(default_factory=list)
     fixed: dict[str, Any] = field(default_factory=dict)
+    ranges: dict[str, Any] = field(default_factory=dict)
     out_dir: str = "results/tuning"
     timeout: float | None = None
     quiet: bool = False
@@ -81,10 +82,10 @@ class TuneConfig:
                              f"x {len(self.opponents)} opponents (need >= 2 games, one duplicate pair, each)")
         if not self.heldout_games:
             self.heldout_games = max(2000, 4 * self.games_per_trial)
-        shipped = (Path(__file__).resolve().parent / "best").resolve()
-        if (Path(self.out_dir) / "best").resolve() == shipped:
-            raise ValueError(f"--out {self.out_dir} would write over the tuned parameters the package ships "
-                             f"({shipped}); choose another folder (default results/tuning)")
+        for shipped in tuned_dirs():
+            if (Path(self.out_dir) / "best").resolve() == shipped.resolve():
+                raise ValueError(f"--out {self.out_dir} would write over the tuned parameters the package ships "
+                                 f"({shipped}); choose another folder (default results/tuning)")
 
 
 @dataclass
@@ -161,14 +162,14 @@ def _pruner(name: str) -> optuna.pruners.BasePruner:
 def _settings(cfg: TuneConfig, space_names: list[str]) -> dict[str, Any]:
     return {"bot": cfg.bot, "opponents": cfg.opponents, "games_per_trial": cfg.games_per_trial,
             "batches": cfg.batches, "seed": cfg.seed, "objective": cfg.objective, "space": space_names,
-            "fixed": cfg.fixed}
+            "fixed": cfg.fixed, **({"ranges": cfg.ranges} if cfg.ranges else {})}
 
 
 def load_study(cfg: TuneConfig, worker: int = 0) -> tuple[optuna.Study, Any]:
     """Create or resume the study; a resumed study must have been run with the same settings."""
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     cls = player_class(cfg.bot)
-    space = search_space(cls, cfg.only or None, cfg.fixed)
+    space = search_space(cls, cfg.only or None, cfg.fixed, cfg.ranges)
     storage = open_storage(cfg.storage)
     sampler = optuna.samplers.TPESampler(seed=sampler_seed(cfg.seed, worker))
     try:
@@ -263,7 +264,7 @@ def _report_trial(cfg: TuneConfig) -> Any:
 def _work(cfg: TuneConfig, worker: int) -> None:
     """One worker process: ask, evaluate and tell trials until the study holds ``cfg.trials`` finished ones."""
     study, _ = load_study(cfg, worker)
-    space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed)
+    space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed, cfg.ranges)
     worker_id = f"{socket.gethostname()}:{os.getpid()}"
     report = _report_trial(cfg)
     started = time.monotonic()
@@ -426,7 +427,7 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
     requeued = recover_interrupted(study, storage)
     if not study.get_trials(deepcopy=False):
         # The defaults are the first trial: a study is then never "best" below the bot's own defaults on its seeds.
-        space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed)
+        space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed, cfg.ranges)
         study.enqueue_trial({hp.name: hp.default for hp in space}, user_attrs={"defaults": True})
     if requeued and not cfg.quiet:
         print(f"resuming {cfg.study}: re-queued interrupted trial(s) {requeued}")

@@ -7,9 +7,10 @@ the harness.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from ginbots.player import Hyperparameter, Player
+from ginbots.players.base import Hyperparameter, Player
 
 
 class SearchSpaceError(ValueError):
@@ -17,9 +18,11 @@ class SearchSpaceError(ValueError):
 
 
 def search_space(cls: type[Player], only: Iterable[str] | None = None,
-                 fixed: Mapping[str, Any] | None = None) -> list[Hyperparameter]:
+                 fixed: Mapping[str, Any] | None = None,
+                 ranges: Mapping[str, Any] | None = None) -> list[Hyperparameter]:
     """The hyperparameters of ``cls`` to tune: its tunable ones, or exactly ``only``,
-    minus those held ``fixed``."""
+    minus those held ``fixed``; ``ranges`` narrows one (``[low, high]``, or a list of choices)
+    inside what the bot declares."""
     declared = {hp.name: hp for hp in cls.hyperparameters}
     fixed = dict(fixed or {})
     for name, value in fixed.items():
@@ -37,11 +40,42 @@ def search_space(cls: type[Player], only: Iterable[str] | None = None,
     else:
         space = [hp for hp in declared.values() if hp.tunable]
     space = [hp for hp in space if hp.name not in fixed]
+    for name in ranges or {}:
+        if name not in {hp.name for hp in space}:
+            raise SearchSpaceError(f"{cls.name}: a range is given for {name!r}, which is not tuned here "
+                                   f"(tuned: {', '.join(hp.name for hp in space) or 'none'})")
+    space = [narrowed(cls, hp, (ranges or {})[hp.name]) if hp.name in (ranges or {}) else hp for hp in space]
     for hp in space:
         check_tunable(cls, hp)
     if not space:
         raise SearchSpaceError(f"{cls.name}: nothing to tune (no tunable hyperparameter left)")
     return space
+
+
+def narrowed(cls: type[Player], hp: Hyperparameter, bounds: Any) -> Hyperparameter:
+    """``hp`` with a smaller range (numbers: ``[low, high]``) or fewer choices, inside its declaration."""
+    where = f"{cls.name}.{hp.name}"
+    if not isinstance(bounds, (list, tuple)):
+        raise SearchSpaceError(f"{where}: a range must be a list ([low, high] or choices), got {bounds!r}")
+    if hp.kind in (int, float):
+        if len(bounds) != 2:
+            raise SearchSpaceError(f"{where}: a numeric range is [low, high], got {list(bounds)}")
+        try:
+            low, high = (hp.coerce(b) for b in bounds)
+        except ValueError as exc:
+            raise SearchSpaceError(f"{where}: range {list(bounds)} leaves the declared one: {exc}") from None
+        if not low < high:
+            raise SearchSpaceError(f"{where}: range [{low}, {high}] must have low < high")
+        default = min(max(hp.default, low), high)
+        return replace(hp, low=low, high=high, default=default)
+    if hp.kind is bool:
+        raise SearchSpaceError(f"{where}: a true/false hyperparameter has no range to narrow (fix it instead)")
+    try:
+        choices = tuple(dict.fromkeys(hp.coerce(b) for b in bounds))
+    except ValueError as exc:
+        raise SearchSpaceError(f"{where}: choices {list(bounds)} leave the declared ones: {exc}") from None
+    default = hp.default if hp.default in choices else choices[0]
+    return replace(hp, choices=choices, default=default)
 
 
 def check_tunable(cls: type[Player], hp: Hyperparameter) -> None:

@@ -3,8 +3,8 @@ on 20,000 random deals (seats alternating), for each knock threshold and `build`
 Run: PYTHONPATH=WORKTREE_WITH_PATCH python playout_build_policy_check.py"""
 import random
 
-from ginbots.cards import ALL_CARDS_MASK
-from ginbots.rollout import play_out
+from ginbots.game.cards import ALL_CARDS_MASK
+from ginbots.search.rollout import play_out
 
 rng = random.Random(2)
 cases = []

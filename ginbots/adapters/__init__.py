@@ -1,1 +1,0 @@
-"""Adapters that seat ginbots players in other game frameworks (optional extras)."""

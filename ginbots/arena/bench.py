@@ -1,0 +1,131 @@
+"""Benchmarks (not tests): meld-solver throughput and Simple-vs-Simple engine speed.
+
+``ginbots bench`` prints the figures the README quotes; run it on an idle
+machine, since it measures wall-clock time on one core.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from ginbots.game.cards import mask_of
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.melds import min_deadwood
+from ginbots.players.baselines import SimplePlayer
+
+from .stats import nearest_rank
+
+
+def random_hands(size: int, count: int, seed: int = 0) -> list[int]:
+    rng = random.Random(seed)
+    deck = list(range(52))
+    return [mask_of(rng.sample(deck, size)) for _ in range(count)]
+
+
+def bench_min_deadwood(size: int, count: int = 200_000, repeats: int = 5, seed: int = 0) -> float:
+    """Median computations per second of ``min_deadwood`` on ``count`` random hands.
+
+    Cold: every hand is distinct work (no result cache exists); only the static
+    per-suit table is shared, as the design intends.
+    """
+    hands = random_hands(size, count, seed)
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for hand in hands:
+            min_deadwood(hand)
+        rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def bench_simple_hands(seconds: float = 5.0, seed: int = 0) -> tuple[float, int]:
+    """Simple-vs-Simple hands per second in this process (one core); (rate, hands)."""
+    players = [SimplePlayer(seed=seed), SimplePlayer(seed=seed + 1)]
+    config = GameConfig()
+    hands = 0
+    game = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        result = play_game(players, seed=seed * 1_000_003 + game, config=config)
+        hands += len(result.hands)
+        game += 1
+    return hands / (time.perf_counter() - start), hands
+
+
+#: Bots whose decision time is benchmarked, with the p50 target (ms) of their issue.
+DECISION_TARGETS = {"planner": 5.0, "keats": None, "safe": 2.0, "dual-inception": 2.0, "heuristic": 25.0}
+
+#: The callbacks that are decisions; ``all`` pools them, as the match runner's p50/p99 does.
+DECISION_KINDS = ("will_draw_face_up", "discard", "knock")
+
+
+def _timed(fn: Any, sink: list[float]) -> Any:
+    def wrapper(*args: Any) -> Any:
+        start = time.perf_counter()
+        answer = fn(*args)
+        sink.append(time.perf_counter() - start)
+        return answer
+    return wrapper
+
+
+def bench_decisions(spec: str, hands: int = 200, seed: int = 0) -> dict[str, Any]:
+    """Thinking time (ms) of a bot against Simple over single hands, one core, per decision kind.
+
+    The pooled figure hides the costly decision among cheap ones (a sampling
+    bot's discard among its offers and knocks), so each kind is reported too.
+    """
+    from ginbots.players.registry import parse_spec
+
+    parsed = parse_spec(spec)
+    config = GameConfig(time_budget=None, max_hands_per_game=1)
+    times: dict[str, list[float]] = {kind: [] for kind in DECISION_KINDS}
+    for hand in range(hands):
+        player = parsed.make(seed=seed * 1_000_003 + hand)
+        for kind in DECISION_KINDS:
+            setattr(player, kind, _timed(getattr(player, kind), times[kind]))
+        seats = (player, SimplePlayer(seed=hand)) if hand % 2 == 0 else (SimplePlayer(seed=hand), player)
+        play_game(seats, seed=seed * 1_000_003 + hand, config=config)
+    times["all"] = [t for kind in DECISION_KINDS for t in times[kind]]
+    return {kind: _quantiles_ms(values) for kind, values in times.items()}
+
+
+def _quantiles_ms(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"p50_ms": 0.0, "p99_ms": 0.0, "decisions": 0}
+    return {"p50_ms": nearest_rank(values, 0.5) * 1e3, "p99_ms": nearest_rank(values, 0.99) * 1e3,
+            "decisions": len(values)}
+
+
+def run_all(quick: bool = False) -> dict[str, Any]:
+    count = 50_000 if quick else 200_000
+    seconds = 1.0 if quick else 10.0
+    out: dict[str, Any] = {
+        "min_deadwood_10_per_s": bench_min_deadwood(10, count),
+        "min_deadwood_11_per_s": bench_min_deadwood(11, count),
+    }
+    rate, hands = bench_simple_hands(seconds)
+    out["simple_vs_simple_hands_per_s"] = rate
+    out["simple_vs_simple_hands"] = hands
+    out["decisions"] = {spec: bench_decisions(spec, 40 if quick else 300) for spec in DECISION_TARGETS}
+    return out
+
+
+def format_results(results: dict[str, Any]) -> str:
+    lines = [
+        f"min_deadwood, random 10-card hands: {results['min_deadwood_10_per_s']:,.0f} /s  (target >= 700,000)",
+        f"min_deadwood, random 11-card hands: {results['min_deadwood_11_per_s']:,.0f} /s",
+        f"Simple vs Simple, one core:         {results['simple_vs_simple_hands_per_s']:,.0f} hands/s  "
+        f"({results['simple_vs_simple_hands']:,} hands; target >= 2,500)",
+    ]
+    for spec, kinds in results.get("decisions", {}).items():
+        target = DECISION_TARGETS.get(spec)
+        goal = f"; target p50 <= {target:g} ms" if target else ""
+        for kind in ("all", "discard"):
+            d = kinds[kind]
+            label = f"{spec} {'decision' if kind == 'all' else 'discard'} time, one core:"
+            lines.append(f"{label:<44}p50 {d['p50_ms']:.3f} ms, p99 {d['p99_ms']:.3f} ms  ({d['decisions']:,} "
+                         f"{'decisions' if kind == 'all' else 'discards'}{goal})")
+    return "\n".join(lines)

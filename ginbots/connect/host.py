@@ -1,0 +1,318 @@
+"""The host side of the bridge: a player that lives in another process.
+
+``ProcessPlayer`` plays any process that speaks ``submission/PROTOCOL.md`` on
+the embedded engine: packaged submissions, foreign bots, and every bot of an
+``--isolate`` match, which then shares nothing with the engine but two pipes.
+The child gets only its pipes (no other descriptors), an address-space cap,
+its stderr in a log file (so a chatty bot can never fill a pipe and stall the
+game), request ids on every question (a late reply is dropped, never taken as
+the next answer), and SIGKILL when a decision is interrupted: a bot cannot
+catch it, and the next game starts a fresh process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any, Sequence
+
+from ginbots.game.cards import cards_of
+from ginbots.players.base import Player
+from ginbots.players.registry import PlayerSpec, available_players
+
+from .bridge import (
+    EXIT_BOT_ERROR,
+    EXIT_INVALID,
+    EXIT_MALFORMED,
+    EXIT_ORDER,
+    EXIT_UNKNOWN,
+    MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
+)
+
+PROTOCOL_EXITS = {EXIT_MALFORMED, EXIT_UNKNOWN, EXIT_INVALID, EXIT_ORDER, EXIT_BOT_ERROR}
+#: Default address-space cap of an isolated bot (RLIMIT_AS).
+DEFAULT_MEMORY_MB = 2048
+
+
+class BridgeFailure(RuntimeError):
+    """The bridge process failed: gone, silent past a deadline, or reported a protocol error."""
+
+
+class BridgeStartError(BridgeFailure):
+    """The bridge process could not be started or did not greet: a broken set-up, not the bot's play."""
+
+
+def _limits(memory_mb: int | None) -> Any:
+    if memory_mb is None or not hasattr(os, "fork"):
+        return None
+
+    def apply() -> None:
+        import resource
+
+        limit = memory_mb * (1 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def bridge_command(target: str, params: dict[str, Any] | None = None) -> list[str]:
+    """The command that serves the Player class ``module:Class`` over the bridge with this interpreter."""
+    command = [sys.executable, "-m", "ginbots.connect.bridge", "--import", target]
+    if params:
+        command += ["--params-json", json.dumps(params)]
+    return command
+
+
+class ProcessPlayer(Player):
+    """A player in a child process, spoken to over the bridge protocol.
+
+    A failure of the child (exit, crash, protocol error, silence past ``start_timeout`` at start-up)
+    raises ``BridgeFailure`` naming the exit status and the tail of its stderr; the engine records
+    that as the bot's forfeit. Any interruption of a decision (the engine's time budget) kills the
+    child; ``new_game`` starts a fresh one when the last has died.
+    """
+
+    name = "process"
+
+    def __init__(self, command: Sequence[str], *, seed: int | None = None, label: str = "",
+                 cwd: str | None = None, isolated: bool = False, log: str | os.PathLike[str] | None = None,
+                 memory_mb: int | None = None, env: dict[str, str] | None = None,
+                 start_timeout: float = 120.0) -> None:
+        """``isolated`` drops PYTHONPATH and user site-packages from the child's environment (as
+        package verification needs); ``log`` receives the child's stderr (default: a temporary file)."""
+        super().__init__(seed=seed)
+        self.command = list(command)
+        self.label = label or " ".join(self.command[-1:])
+        self.name = self.label
+        self.cwd = cwd
+        self.memory_mb = memory_mb
+        self.start_timeout = start_timeout
+        base = dict(os.environ if env is None else env)
+        if isolated:
+            base.pop("PYTHONPATH", None)
+            base["PYTHONNOUSERSITE"] = "1"
+        self.env = base
+        self.log_path = Path(log) if log is not None else None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+        self._buffer = b""
+        self._next_id = 0
+        self._error: dict[str, Any] | None = None
+        self.remote: dict[str, Any] = {}
+        self._start()
+
+    # --- process ---------------------------------------------------------
+    def _start(self) -> None:
+        if self._log is not None:
+            self._log.close()
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._log = open(self.log_path, "ab")
+        else:
+            self._log = tempfile.TemporaryFile()
+        self._buffer = b""
+        self._error = None
+        try:
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._log, cwd=self.cwd, env=self.env, close_fds=True,
+                                         preexec_fn=_limits(self.memory_mb))  # noqa: PLW1509
+            self.remote = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout)
+        except (BridgeFailure, OSError) as exc:
+            raise BridgeStartError(f"could not start {self.label}: {exc}") from None
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL the child (a bot cannot catch it) and reap it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+
+    def close(self) -> None:
+        if self.alive:
+            try:
+                self._send({"type": "bye"})
+                self.proc.wait(timeout=5)  # type: ignore[union-attr]
+            except (BridgeFailure, subprocess.TimeoutExpired):
+                self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout) if self.proc else ():
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def stderr_tail(self, chars: int = 400) -> str:
+        """The last lines the child wrote to stderr."""
+        if self._log is None:
+            return ""
+        try:
+            self._log.flush()
+            size = os.fstat(self._log.fileno()).st_size
+            with open(self._log.fileno(), "rb", closefd=False) as fh:
+                fh.seek(max(0, size - chars))
+                return fh.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+
+    def _gone(self, what: str) -> BridgeFailure:
+        code = None
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                code = self.proc.returncode
+        if self._error is not None:
+            status = f"stopped on protocol error {self._error.get('code')}: {self._error.get('message')}"
+        elif code is None:
+            status = "is not answering"
+        elif code < 0:
+            status = f"was killed by signal {-code}"
+        elif code in PROTOCOL_EXITS:
+            status = f"exited with status {code} without a protocol error report (the bot's own exit)"
+        else:
+            status = f"exited with status {code}"
+        tail = self.stderr_tail()
+        return BridgeFailure(f"bridge process {self.label} {status} ({what})" + (f"; stderr: {tail}" if tail else ""))
+
+    # --- protocol --------------------------------------------------------
+    def _send(self, msg: dict[str, Any]) -> None:
+        if self.proc is None or self.proc.stdin is None:
+            raise BridgeFailure(f"bridge process {self.label} is not running")
+        try:
+            self.proc.stdin.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise self._gone(f"while sending {msg.get('type')}") from None
+
+    def _read_line(self, deadline: float | None) -> bytes | None:
+        """One line from the child, or None at end of output; BridgeFailure past ``deadline``."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > MAX_LINE_BYTES:
+                raise BridgeFailure(f"bridge process {self.label} wrote a line longer than {MAX_LINE_BYTES} bytes")
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    self.kill()
+                    raise self._gone("no answer in time")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _ask(self, msg: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        self._next_id += 1
+        ask_id = self._next_id
+        deadline = time.monotonic() + timeout if timeout is not None else None
+        try:
+            self._send({**msg, "id": ask_id})
+            while True:
+                line = self._read_line(deadline)
+                if line is None:
+                    raise self._gone(f"while waiting for the answer to {msg['type']}")
+                try:
+                    reply = json.loads(line)
+                except ValueError:
+                    self.kill()
+                    raise BridgeFailure(f"bridge process {self.label} wrote a line that is not JSON: "
+                                        f"{line[:80]!r}") from None
+                if isinstance(reply, dict) and reply.get("type") == "error":
+                    self._error = reply
+                    raise self._gone(f"asked {msg['type']}")
+                if isinstance(reply, dict) and reply.get("id") == ask_id:
+                    return reply
+                # a late reply to a question given up on: drop it
+        except BaseException:
+            # Interrupted (time budget, Ctrl-C) or failed: the child may still be thinking; never let it
+            # answer the next question.
+            self.kill()
+            raise
+
+    def ensure_running(self) -> None:
+        """Start a fresh process if the last one died; runners call this between games, outside any
+        timed callback, so a restart never eats into the bot's thinking time."""
+        if not self.alive:
+            self._start()
+
+    # --- the player interface ---------------------------------------------
+    def new_game(self, seed: int | None = None) -> None:
+        self.ensure_running()
+        self._send({"type": "new_game", "seed": seed})
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        self._send({"type": "start_hand", "seat": seat, "starter": starter, "hand": cards_of(hand)})
+
+    def will_draw_face_up(self, card: int) -> Any:
+        return self._ask({"type": "will_draw_face_up", "card": card})["take"]
+
+    def report_draw(self, seat: int, card: int | None) -> None:
+        self._send({"type": "report_draw", "seat": seat, "card": card})
+
+    def discard(self) -> Any:
+        return self._ask({"type": "get_discard"})["card"]
+
+    def report_discard(self, seat: int, card: int) -> None:
+        self._send({"type": "report_discard", "seat": seat, "card": card})
+
+    def knock(self) -> Any:
+        melds = self._ask({"type": "get_melds", "opponent_knocked": False})["melds"]
+        return None if melds is None else [_meld(m) for m in melds]
+
+    def declare_melds(self) -> Any:
+        melds = self._ask({"type": "get_melds", "opponent_knocked": True})["melds"]
+        return None if melds is None else [_meld(m) for m in melds]
+
+    def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
+        self._send({"type": "report_melds", "seat": seat, "melds": [cards_of(m) for m in melds]})
+
+    def report_layoff(self, seat: int, card: int, meld_before: int) -> None:
+        self._send({"type": "report_layoff", "seat": seat, "card": card, "meld": cards_of(meld_before)})
+
+    def report_final_hand(self, seat: int, hand: int) -> None:
+        self._send({"type": "report_final_hand", "seat": seat, "hand": cards_of(hand)})
+
+    def report_scores(self, scores: tuple[int, int]) -> None:
+        self._send({"type": "report_scores", "scores": list(scores)})
+
+
+def _meld(value: Any) -> Any:
+    """A meld from the wire as a card list (the engine validates it like any answer)."""
+    return list(value) if type(value) is list else value
+
+
+__all__ = ["BridgeFailure", "BridgeStartError", "ProcessPlayer", "bridge_command", "DEFAULT_MEMORY_MB"]
+
+
+def make_player(spec: PlayerSpec, seed: int | None = None) -> Player:
+    """The player a spec describes: in this process, or (``spec.isolate``) in its own process
+    behind the bridge, with an address-space cap of ``spec.memory_mb`` and its stderr in a log
+    under ``spec.log_dir``."""
+    if not spec.isolate:
+        return spec.make(seed=seed)
+    log = None
+    if spec.log_dir is not None:
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in spec.display)[:60]
+        log = Path(spec.log_dir) / f"{safe}-{os.getpid()}.log"
+    # The child imports the bot the way this process does: same interpreter, same import path.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    return ProcessPlayer(bridge_command(available_players()[spec.name], spec.params), seed=seed,
+                         label=spec.display, log=log, memory_mb=spec.memory_mb, env=env)

@@ -1,0 +1,202 @@
+"""Finding players by name: the bundle's own plus any registered by other packages.
+
+Third-party packages add a bot through the ``ginbots.players`` entry-point
+group (``mybot = "mypkg.bots:MyBot"``); it then shows up in ``ginbots list``
+and can be named in ``ginbots match``. A spec names a bot and its parameters:
+``keats``, ``keats:tuned`` (``tuning/best/keats.json``, shipped), ``keats:path.json`` or
+``keats:knock_threshold=6,late_game_stock=12``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import warnings
+from dataclasses import dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .base import Player, resolve_params
+
+ENTRY_POINT_GROUP = "ginbots.players"
+
+#: The bundle's own players, found even when the package is not installed.
+BUILTIN_PLAYERS = {
+    "simple": "ginbots.players.baselines:SimplePlayer",
+    "random": "ginbots.players.baselines:RandomPlayer",
+    "greedy": "ginbots.players.baselines:GreedyPlayer",
+    "keats": "ginbots.players.keats:KeatsPlayer",
+    "planner": "ginbots.players.planner:PlannerPlayer",
+    "safe": "ginbots.players.safe:SafeDiscarderPlayer",
+    "heuristic": "ginbots.players.heuristic:HeuristicUtilityPlayer",
+    "dual-inception": "ginbots.players.dual_inception:DualInceptionPlayer",
+    "champion": "ginbots.players.champion:ChampionPlayer",
+}
+
+def shipped_tuning_dirs() -> list[Path]:
+    """Where the shipped tuning (``studies/``, ``best/``) lives: the checkout's top-level ``tuning/``,
+    then the installed copy (package ``ginbots.tuned``)."""
+    dirs = [Path(__file__).resolve().parents[2] / "tuning"]
+    try:
+        from importlib.resources import files
+
+        dirs.append(Path(str(files("ginbots.tuned"))))
+    except (ImportError, ModuleNotFoundError, TypeError):
+        pass
+    return [d for d in dirs if (d / "best").is_dir()]
+
+
+def tuned_dirs() -> list[Path]:
+    """Where ``NAME:tuned`` looks for ``NAME.json``: the parameters the package ships."""
+    return [d / "best" for d in shipped_tuning_dirs()]
+
+
+def tuned_params_path(name: str) -> Path | None:
+    for folder in tuned_dirs():
+        path = folder / f"{name}.json"
+        if path.exists():
+            return path
+    return None
+
+
+def _load(target: str) -> type[Player]:
+    module_name, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), attr)
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise TypeError(f"{target} is not a ginbots Player subclass")
+    return cls
+
+
+def available_players() -> dict[str, str]:
+    """Registered name -> ``module:Class`` (built-ins first, then entry points)."""
+    found = dict(BUILTIN_PLAYERS)
+    try:
+        entry_points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except TypeError:  # Python < 3.10 API shape
+        entry_points = metadata.entry_points().get(ENTRY_POINT_GROUP, [])  # type: ignore[attr-defined]
+    for ep in entry_points:
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def player_class(name: str) -> type[Player]:
+    """The class registered as ``name``; KeyError lists the known names."""
+    players = available_players()
+    if name not in players:
+        raise KeyError(f"no player named {name!r}; registered: {', '.join(sorted(players))}")
+    try:
+        return _load(players[name])
+    except Exception as exc:  # a broken plugin: say which, and why
+        raise ValueError(f"player {name!r} ({players[name]}) failed to load: {type(exc).__name__}: {exc}") from exc
+
+
+def load_params_file(path: str | Path) -> dict[str, Any]:
+    """Parameters from a JSON file: a plain object, or one with a ``params`` key
+    (the shape of ``tuning/best/BOT.json``)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ValueError(f"parameter file {path} does not exist") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"parameter file {path} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    if isinstance(data, dict) and isinstance(data.get("params"), dict):
+        data = data["params"]
+    if not isinstance(data, dict):
+        raise ValueError(f"parameter file {path} must hold a JSON object of name: value")
+    return data
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A picklable recipe for a player: registry name plus parameters.
+
+    ``isolate`` says the bot runs in its own process behind the bridge (``ginbots.connect.host.make_player``),
+    with an address-space cap of ``memory_mb`` and its stderr in a log under ``log_dir``.
+    """
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+    isolate: bool = False
+    memory_mb: int = 2048
+    log_dir: str | None = None
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
+
+    @property
+    def builtin(self) -> bool:
+        """Whether the bot is one of this package's own (other packages' bots are isolated by default)."""
+        return available_players().get(self.name, "").startswith("ginbots.")
+
+    def make(self, seed: int | None = None) -> Player:
+        """The bot, built in this process. An isolated spec is started by the arena's
+        ``ginbots.connect.host.make_player`` instead: this wing knows nothing of processes."""
+        if self.isolate:
+            raise RuntimeError(f"{self.display} is isolated: start it with ginbots.connect.host.make_player, "
+                               "which runs it in its own process behind the bridge")
+        return player_class(self.name)(seed=seed, **self.params)
+
+    def isolated(self, isolate: bool | None = None, memory_mb: int | None = None,
+                 log_dir: str | None = None) -> "PlayerSpec":
+        """This spec run in its own process (``isolate`` None: only when the bot is not the bundle's own)."""
+        flag = (not self.builtin) if isolate is None else isolate
+        return replace(self, isolate=flag, memory_mb=memory_mb or self.memory_mb, log_dir=log_dir or self.log_dir)
+
+
+def parse_spec(text: str, params_file: str | Path | None = None) -> PlayerSpec:
+    """A spec string (see module doc) as a validated ``PlayerSpec``."""
+    name, _, extra = text.partition(":")
+    cls = player_class(name)
+    params: dict[str, Any] = {}
+    if params_file is not None:
+        params.update(load_params_file(params_file))
+    if extra == "tuned":
+        path = tuned_params_path(name)
+        if path is None:
+            where = " or ".join(str(d / f"{name}.json") for d in tuned_dirs()) or "tuning/best"
+            raise ValueError(f"{text}: no tuned parameters at {where} (run `ginbots tune {name}` first)")
+        params.update(load_params_file(path))
+    elif extra.endswith(".json"):
+        params.update(load_params_file(extra))
+    elif extra:
+        for item in extra.split(","):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"{text}: expected NAME:key=value,... or NAME:tuned or NAME:file.json")
+            params[key.strip()] = _parse_value(value.strip())
+    resolve_params(cls, params)  # fail now, with the bot's own message
+    return PlayerSpec(name=name, params=params, label=text if extra else name)
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def describe_players() -> list[dict[str, Any]]:
+    """Every registered player with its docstring summary and hyperparameters."""
+    out = []
+    for name, target in available_players().items():
+        try:
+            cls = _load(target)
+        except Exception as exc:  # a broken plugin must not hide the others
+            warnings.warn(f"player {name!r} ({target}) failed to load: {exc}")
+            out.append({"name": name, "target": target, "error": str(exc), "hyperparameters": []})
+            continue
+        doc = (cls.__doc__ or "").strip().splitlines()
+        out.append({
+            "name": name,
+            "target": target,
+            "summary": doc[0] if doc else "",
+            "hyperparameters": [
+                {"name": hp.name, "type": hp.kind.__name__, "default": hp.default, "low": hp.low,
+                 "high": hp.high, "log": hp.log, "choices": hp.choices, "doc": hp.doc}
+                for hp in cls.hyperparameters
+            ],
+        })
+    return out
