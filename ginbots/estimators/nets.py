@@ -49,14 +49,14 @@ class MLP8Estimator(NetEstimator):
 
 class MLP8HeuristicEstimator(MLP8Estimator):
     """``mlp8`` trained document 002's way: on the heuristic agents' own games over three
-    generations (``experiments/mlp8_generations.sh``), not on Simple's."""
+    generations (``experiments/mlp8-generations/mlp8_generations.sh``), not on Simple's."""
 
     name = "mlp8-heuristic"
 
 
 class MLP8RetunedEstimator(MLP8Estimator):
     """``mlp8`` from document 002's loop with the heuristic re-tuned between generations
-    (``experiments/mlp8_retuned.sh``, generation 2); the re-tuned heuristic plays with it."""
+    (``experiments/mlp8-generations/mlp8_retuned.sh``, generation 2); the re-tuned heuristic plays with it."""
 
     name = "mlp8-retuned"
 

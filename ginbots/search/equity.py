@@ -19,7 +19,7 @@ from ginbots.game.cards import GOAL_SCORE
 #: Signed points of a hand that was not cancelled, from one player's side, as (points, count):
 #: 4,000 single hands of ``heuristic:tuned`` against ``simple``, ``heuristic:tuned``, ``keats:tuned``
 #: and ``planner:tuned`` (1,000 each, seed 21, duplicate deals), each hand counted once from each
-#: side, so the table favours neither player. Regenerate with ``experiments/hand_points.py``.
+#: side, so the table favours neither player. Regenerate with ``experiments/champion-targets/hand_points.py``.
 HAND_POINTS: tuple[tuple[int, int], ...] = (
     (-95, 10), (-92, 30), (-91, 10), (-88, 30), (-83, 10), (-82, 10), (-81, 40), (-79, 20), (-78, 20),
     (-76, 40), (-75, 100), (-74, 10), (-73, 50), (-72, 30), (-71, 30), (-70, 60), (-69, 50), (-68, 50),

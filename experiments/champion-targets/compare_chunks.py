@@ -1,0 +1,69 @@
+"""Two champion variants' chunked results, compared on the deals both have played.
+
+``champion_targets.sh`` writes chunk i of an opponent with seed 1000 + i, so two result folders
+hold the same deals wherever their chunk indices agree. This pools, per opponent, the chunks
+both variants finished and prints each variant's win rate (90% Wilson) and the paired
+difference in wins on those deals.
+
+Usage: python experiments/champion-targets/compare_chunks.py DIR_A PREFIX_A DIR_B PREFIX_B
+  (PREFIX: the file-name prefix before ``__vs__``, e.g. champion_worlds_96)
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from ginbots.arena.stats import wilson
+
+CHUNK_NAME = re.compile(r"^(?P<prefix>.+?)__vs__(?P<opponent>.+)__(?P<index>\d+)\.json$")
+
+
+def chunk_wins(folder: Path, prefix: str) -> dict[str, dict[int, tuple[int, int]]]:
+    """{opponent: {chunk index: (wins, decided games)}} of one variant's finished chunks."""
+    found: dict[str, dict[int, tuple[int, int]]] = collections.defaultdict(dict)
+    for path in folder.glob(f"{prefix}__vs__*.json"):
+        match = CHUNK_NAME.match(path.name)
+        if not match or match["prefix"] != prefix:
+            continue
+        side = json.loads(path.read_text())["A"]
+        found[match["opponent"]][int(match["index"])] = (side["wins"], side["wins"] + side["losses"])
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dir_a", type=Path)
+    parser.add_argument("prefix_a")
+    parser.add_argument("dir_b", type=Path)
+    parser.add_argument("prefix_b")
+    args = parser.parse_args(argv)
+    a, b = chunk_wins(args.dir_a, args.prefix_a), chunk_wins(args.dir_b, args.prefix_b)
+    for opponent in sorted(set(a) & set(b)):
+        common = sorted(set(a[opponent]) & set(b[opponent]))
+        if not common:
+            continue
+        wins_a = sum(a[opponent][i][0] for i in common)
+        wins_b = sum(b[opponent][i][0] for i in common)
+        games_a = sum(a[opponent][i][1] for i in common)
+        games_b = sum(b[opponent][i][1] for i in common)
+        lo_a, hi_a = wilson(wins_a, games_a, 0.90)
+        lo_b, hi_b = wilson(wins_b, games_b, 0.90)
+        # Chunk-level spread of the paired difference (chunks are independent deals).
+        diffs = [a[opponent][i][0] / a[opponent][i][1] - b[opponent][i][0] / b[opponent][i][1] for i in common]
+        spread = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        print(f"{opponent:24s} chunks {common[0]}-{common[-1]} ({len(common)}): "
+              f"A {100 * wins_a / games_a:5.1f}% [{100 * lo_a:.1f}, {100 * hi_a:.1f}] ({wins_a}/{games_a})  "
+              f"B {100 * wins_b / games_b:5.1f}% [{100 * lo_b:.1f}, {100 * hi_b:.1f}] ({wins_b}/{games_b})  "
+              f"A-B {100 * (wins_a / games_a - wins_b / games_b):+.1f} +- {100 * spread:.1f} points")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
