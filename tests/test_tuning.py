@@ -229,4 +229,4 @@ def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path)
 
 def test_results_never_go_over_the_shipped_tuned_parameters(tmp_path):
     with pytest.raises(ValueError, match="would write over the tuned parameters the package ships"):
-        TuneConfig(bot="keats", opponents=["simple"], out_dir=str(ROOT / "ginbots" / "tuning"))
+        TuneConfig(bot="keats", opponents=["simple"], out_dir=str(ROOT / "tuning"))
