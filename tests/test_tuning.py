@@ -1,6 +1,7 @@
 """The Optuna harness: search spaces, a study end to end, resume after a kill, two workers, round trip."""
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -14,7 +15,8 @@ import pytest
 from ginbots.players.base import Hyperparameter
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.keats import KeatsPlayer
-from ginbots.players.registry import parse_spec
+from ginbots.cli import main as cli_main
+from ginbots.players.registry import parse_spec, player_class
 from ginbots.tuning.harness import StudyError, TuneConfig, load_study, tune
 from ginbots.tuning.space import SearchSpaceError, search_space
 
@@ -230,3 +232,63 @@ def test_stale_journal_locks_and_untagged_running_trials_are_recovered(tmp_path)
 def test_results_never_go_over_the_shipped_tuned_parameters(tmp_path):
     with pytest.raises(ValueError, match="would write over the tuned parameters the package ships"):
         TuneConfig(bot="keats", opponents=["simple"], out_dir=str(ROOT / "tuning"))
+
+
+def test_each_shipped_study_file_is_the_study_its_best_parameters_record():
+    """tuning/studies/BOT.toml holds the settings the shipped tuning/best/BOT.json was found with."""
+    from ginbots.tuning.studies import load_study_file
+
+    studies = sorted((ROOT / "tuning" / "studies").glob("*.toml"))
+    assert {p.stem for p in studies} == {p.stem for p in (ROOT / "tuning" / "best").glob("*.json")}
+    for path in studies:
+        settings = load_study_file(path)
+        record = json.loads((ROOT / "tuning" / "best" / f"{path.stem}.json").read_text())
+        assert settings["bot"] == record["bot"] == path.stem
+        assert settings["opponents"] == record["opponents"]
+        command = record["command"].split()
+        for key, flag in (("trials", "--trials"), ("games_per_trial", "--games-per-trial"), ("seed", "--seed"),
+                          ("workers", "--workers")):
+            assert str(settings[key]) == command[command.index(flag) + 1], (path.name, key)
+        if "--only" in command:
+            assert settings["only"] == command[command.index("--only") + 1].split(",")
+        player_class(settings["bot"])
+
+
+def test_a_study_file_runs_and_the_command_line_overrides_it(tmp_path):
+    study = tmp_path / "tiny.toml"
+    study.write_text('bot = "keats"\nopponents = ["simple"]\ntrials = 2\ngames_per_trial = 8\nbatches = 2\n'
+                     'heldout_games = 8\nseed = 3\nonly = ["take_threshold"]\n'
+                     '[ranges]\ntake_threshold = [2.0, 4.0]\n')
+    out_dir = tmp_path / "out"
+    assert cli_main(["tune", str(study), "--trials", "3", "--out", str(out_dir), "--no-progress"]) == 0
+    record = json.loads((out_dir / "best" / "keats.json").read_text())
+    assert record["trials"]["complete"] + record["trials"]["pruned"] == 3  # the command line won
+    study_obj, _ = load_study(TuneConfig(bot="keats", opponents=["simple"], trials=3, games_per_trial=8, batches=2,
+                                         heldout_games=8, seed=3, only=["take_threshold"],
+                                         ranges={"take_threshold": [2.0, 4.0]}, out_dir=str(out_dir)))
+    assert all(2.0 <= t.params["take_threshold"] <= 4.0 for t in study_obj.trials if t.params)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("bot = 'keats'\ntrails = 3\n", "unknown key(s) trails"),
+    ("opponents = ['simple']\n", "must name its bot"),
+    ("bot = 'keats'\ntrials = 'many'\n", "trials must be int"),
+    ("bot = 'keats'\ntrials = [\n", "not valid TOML"),
+])
+def test_a_broken_study_file_is_named_with_the_rule(tmp_path, text, words):
+    from ginbots.tuning.studies import StudyFileError, load_study_file
+
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    with pytest.raises(StudyFileError, match=re.escape(words)) as info:
+        load_study_file(path)
+    assert str(path) in str(info.value)
+
+
+def test_a_range_outside_the_declaration_is_refused():
+    with pytest.raises(SearchSpaceError, match="take_threshold"):
+        search_space(KeatsPlayer, only=["take_threshold"], ranges={"take_threshold": [-50, 3]})
+    with pytest.raises(SearchSpaceError, match="not tuned here"):
+        search_space(KeatsPlayer, only=["take_threshold"], ranges={"mid_range_bonus": [1, 2]})
+    narrowed = search_space(KeatsPlayer, only=["take_threshold"], ranges={"take_threshold": [2, 4]})
+    assert (narrowed[0].low, narrowed[0].high) == (2.0, 4.0)
