@@ -64,3 +64,39 @@ def test_a_truncated_or_malformed_trace_names_the_line_and_shows_the_whole_games
     path.write_text("not json\n")
     assert main(["view", str(path)]) == 2
     assert "no whole game" in capsys.readouterr().err
+
+
+HOSTILE_NAMES = ['<img src=x onerror="document.title=\'PWNED\'">',
+                 '</script><script>document.title="PWNED"</script><!--']
+
+
+def _chromium() -> str:
+    import shutil
+
+    found = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    assert found, "the viewer test needs Debian's chromium (.ci/run installs it: apt-get install chromium)"
+    return found
+
+
+def test_hostile_names_in_a_trace_are_text_in_headless_chromium(tmp_path):
+    """Script from a trace never runs in the viewer: names are shown as the characters they are."""
+    import subprocess
+
+    path, traces = _trace(tmp_path, 1)
+    trace = traces[0]
+    trace["players"] = HOSTILE_NAMES
+    write_traces(path, [trace])
+    page = tmp_path / "g.html"
+    assert main(["view", str(path), "-o", str(page)]) == 0
+    profile = tmp_path / "profile"
+    done = subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           f"--user-data-dir={profile}", "--virtual-time-budget=3000", "--dump-dom",
+                           page.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = done.stdout
+    assert "seat0" in dom, done.stderr[-2000:]  # the page rendered
+    assert "<title>PWNED</title>" not in dom  # no onerror handler or injected script ran
+    assert "PWNED" in dom  # (the names are on the page, as text)
+    assert "<img" not in dom  # the name stayed text ...
+    assert "&lt;img src=x onerror=" in dom  # ... and is shown as such
+    assert "document.title=\"PWNED\"&lt;/script&gt;" in dom or "&lt;/script&gt;&lt;script&gt;" in dom

@@ -142,29 +142,34 @@ button{font-size:15px;padding:4px 10px} .dim{color:#b7d7c6;font-size:13px}
 """
 
 _SCRIPT = """
+// Every text from the trace reaches the page through textContent or an attribute set by the DOM,
+// never as markup: a name that is markup (an image tag with onerror, say) shows as its characters.
 const F = JSON.parse(document.getElementById('frames').textContent);
 let i = 0;
 const start = location.hash.match(/step=(\\d+)/);  // game.html#step=40 opens at step 40
 if (start) i = Math.max(0, Math.min(F.length - 1, Number(start[1]) - 1));
 const SUIT = {C:'\\u2663', H:'\\u2665', S:'\\u2660', D:'\\u2666'};
-function card(name){const r=name[0]==='T'?'10':name[0], s=name[1];
-  return `<div class="card ${s==='H'||s==='D'?'red':''}" title="${name}">${r}<small>${SUIT[s]}</small></div>`;}
-function groups(hand, melds){
-  return hand.map((g,k)=>`<span class="group ${k<melds?'meld':''}">${g.map(card).join('')}</span>`).join('');}
+function el(tag, cls, text){ const e = document.createElement(tag); if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = String(text); return e; }
+function card(name){ name = String(name); const r = name[0]==='T' ? '10' : name[0], s = name[1];
+  const d = el('div', 'card' + (s==='H'||s==='D' ? ' red' : '')); d.title = name;
+  d.append(r, el('small', '', SUIT[s] || '?')); return d; }
+function groups(hand, melds){ return hand.map((g,k) => { const sp = el('span', 'group' + (k<melds ? ' meld' : ''));
+  g.forEach(c => sp.append(card(c))); return sp; }); }
 function show(){
   const f = F[i];
   document.getElementById('where').textContent = `hand ${f.hand} · step ${i+1} of ${F.length}`;
   document.getElementById('text').textContent = f.text;
-  document.getElementById('up').innerHTML = f.up ? card(f.up) : '<span class="dim">none</span>';
+  document.getElementById('up').replaceChildren(f.up ? card(f.up) : el('span', 'dim', 'none'));
   document.getElementById('stock').textContent = f.stock;
   document.getElementById('scores').textContent = `${f.names[0]} ${f.scores[0]} – ${f.scores[1]} ${f.names[1]}`;
   for (const p of [0,1]) {
     const melds = f.hands[p].length - (f.deadwood[p] > 0 ? 1 : 0);
     const seat = document.getElementById('seat'+p);
     seat.className = 'seat' + (f.actor === p ? ' actor' : '');
-    seat.innerHTML = `<div class="name">${f.names[p]} (seat ${p}) · deadwood ${f.deadwood[p]}`
-      + (f.melds[p].length ? ` · declared ${f.melds[p].map(m=>'['+m.join(' ')+']').join(' ')}` : '')
-      + `</div>` + groups(f.hands[p], melds);
+    const declared = f.melds[p].length ? ` · declared ${f.melds[p].map(m=>'['+m.join(' ')+']').join(' ')}` : '';
+    seat.replaceChildren(el('div', 'name', `${f.names[p]} (seat ${p}) · deadwood ${f.deadwood[p]}${declared}`),
+                         ...groups(f.hands[p], melds));
   }
 }
 function go(k){ i = Math.max(0, Math.min(F.length-1, k)); show(); }
@@ -179,7 +184,9 @@ show();
 
 def render(game: dict[str, Any], title: str) -> str:
     """The self-contained page of one game record (from ``read_games``)."""
-    frames = json.dumps(game["_frames"], separators=(",", ":")).replace("</", "<\\/")
+    # Inside <script type="application/json"> no '<' may appear at all: "</script>" would end the
+    # block and "<!--" would change how the browser reads the rest. \u003c is the same JSON string.
+    frames = json.dumps(game["_frames"], separators=(",", ":")).replace("<", "\\u003c")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title><style>{_STYLE}</style></head>
 <body>

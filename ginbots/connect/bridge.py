@@ -110,7 +110,8 @@ class BridgeSession:
         if kind not in DECISIONS and kind not in REPORTS and kind != "hello":
             raise ProtocolError(EXIT_UNKNOWN, f"unknown message type {kind!r}")
         if kind == "hello":
-            if msg.get("protocol") != PROTOCOL_VERSION:
+            asked = msg.get("protocol")
+            if type(asked) is not int or asked != PROTOCOL_VERSION:  # 1.0 and true are not the integer 1
                 raise ProtocolError(EXIT_UNKNOWN, f"protocol {msg.get('protocol')!r} asked, this bridge speaks "
                                                   f"{PROTOCOL_VERSION}")
             if "id" in msg and not _plain_json_id(msg["id"]):
@@ -165,8 +166,10 @@ class BridgeSession:
         mine = self._in_hand("report_discard")
         seat, card = _seat(msg), _card(msg, "card")
         if seat == mine:
-            if not self.hand >> card & 1:  # type: ignore[operator]
-                raise ProtocolError(EXIT_ORDER, f"report_discard: own discard {card} is not in hand")
+            if self.hand.bit_count() != 11 or not self.hand >> card & 1:  # type: ignore[operator]
+                raise ProtocolError(EXIT_ORDER, f"report_discard: own discard of {card} with "
+                                                f"{self.hand.bit_count()} cards in hand (needs 11, the card held: "
+                                                "a discard follows this seat's draw)")
             self.hand &= ~(1 << card)  # type: ignore[operator]
         _ask_bot(self.name, "report_discard", self.player.report_discard, seat, card)
 
