@@ -120,10 +120,62 @@ def test_champion_plays_gin_waiters_and_simple_reproducibly_within_its_budget():
                              config=config) for _ in range(2)]
         assert results[0].forfeit is None and max(results[0].scores) >= 100
         assert results[0].scores == results[1].scores
-    cheap = ChampionPlayer(seed=1, game_budget=0.5, worlds=200)
+    cheap = ChampionPlayer(seed=1, game_playouts=1000, worlds=200)
     result = play_game([cheap, SimplePlayer(seed=2)], seed=3, config=config)
     assert result.forfeit is None
-    assert cheap.thought < 0.5 + 1.0  # one decision may run past the meter, never a game's worth
+    # The budget is checked before each search; one search (at most 4 candidates on 200 worlds) may pass it.
+    assert 1000 <= cheap.playouts <= 1000 + 4 * 200
+
+
+def _budgeted_traces(games: int) -> list:
+    """Games whose search budget runs out mid-game (a small budget, so the cut-off point matters)."""
+    traces = []
+    for game in range(games):
+        champion = ChampionPlayer(seed=game, worlds=8, game_playouts=100)
+        result = play_game([champion, SimplePlayer(seed=100 + game)], seed=200 + game, trace=True,
+                           config=GameConfig(time_budget=None, max_hands_per_game=3))
+        assert champion.playouts >= 100  # the budget did bind
+        traces.append((result.trace["hands"], result.scores, champion.playouts))
+    return traces
+
+
+def _hog(stop) -> None:
+    while not stop.is_set():
+        sum(i * i for i in range(10_000))
+
+
+def test_the_same_seed_gives_the_same_games_under_a_cpu_hog():
+    """The budget counts work, not seconds: a machine made busy by other processes plays the same games."""
+    import multiprocessing
+
+    quiet = _budgeted_traces(4)
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    hogs = [ctx.Process(target=_hog, args=(stop,), daemon=True) for _ in range(4)]
+    for hog in hogs:
+        hog.start()
+    try:
+        busy = _budgeted_traces(4)
+    finally:
+        stop.set()
+        for hog in hogs:
+            hog.join(5)
+    assert busy == quiet
+
+
+def test_the_hosts_clock_stops_the_search_and_says_so(capsys):
+    """time_left under host_reserve: the heuristic alone, counted and reported at the game's end."""
+    short = ChampionPlayer(seed=3, worlds=8, host_reserve=5.0)
+    original = short._searching
+
+    def with_clock():
+        short.time_left = 1.0  # the host says one second is left
+        return original()
+
+    short._searching = with_clock
+    result = play_game([short, SimplePlayer(seed=9)], seed=21, config=GameConfig(time_budget=None))
+    assert result.forfeit is None and short.playouts == 0 and short.clock_stops > 0
+    assert "host's clock stopped the search" in capsys.readouterr().err
 
 
 def test_champion_with_the_opponent_filter_plays_reproducibly():
