@@ -32,9 +32,10 @@ def _confidence(text: str) -> float:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from ginbots.connect.host import describe_bot
     from ginbots.players.registry import describe_players
 
-    players = describe_players()
+    players = describe_players(describe=lambda name, params: describe_bot(name, params))
     if args.json:
         print(json.dumps(players, indent=2, default=str))
         return 0
@@ -55,14 +56,20 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ginbots.arena.keys import check_run_key
     from ginbots.arena.match import MatchConfig, run_match, write_json
     from ginbots.arena.trace import write_traces
-    from ginbots.players.registry import parse_spec
+    from ginbots.connect.host import parse_checked
 
     log_dir = args.log_dir or default_log_dir()
-    spec_a = parse_spec(args.player_a, args.params_a).isolated(args.isolate, args.memory_mb, log_dir)
-    spec_b = parse_spec(args.player_b, args.params_b).isolated(args.isolate, args.memory_mb, log_dir)
+    # What this run writes is out of every isolated bot's sight.
+    hide = tuple(str(Path(f).resolve().parent) for f in (args.json, args.trace) if f)
+    spec_a = parse_checked(args.player_a, args.params_a).isolated(args.isolate, args.memory_mb, log_dir, hide)
+    spec_b = parse_checked(args.player_b, args.params_b).isolated(args.isolate, args.memory_mb, log_dir, hide)
     config = MatchConfig(
+        run_key=check_run_key(args.run_key) if args.run_key else "",
         games=args.games,
         seed=args.seed,
         workers=args.workers,
@@ -106,6 +113,8 @@ def _add_isolation(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=int, default=2048,
                    help="address-space cap of an isolated bot's process, MiB (default 2048)")
     p.add_argument("--log-dir", help="where isolated bots' stderr goes (default: TMPDIR/ginbots-logs)")
+    p.add_argument("--run-key", help="replay a run with isolated bots: the run key its results record (by default "
+                                     "it comes from the seed and this machine's judge key; see docs/robustness.md)")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -174,7 +183,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         print(f"ginbots tune: needs the tune extra (optuna, matplotlib): pip install 'ginbots[tune]' ({exc})",
               file=sys.stderr)
         return 2
-    from ginbots.players.registry import parse_spec
+    from ginbots.connect.host import parse_checked
 
     settings: dict[str, Any] = {}
     if is_study_file(args.bot):
@@ -196,11 +205,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.only:
         settings["only"] = [n.strip() for n in args.only.split(",")]
     if args.fix:
-        settings["fixed"] = parse_spec(f"{settings['bot']}:{args.fix}").params
+        settings["fixed"] = parse_checked(f"{settings['bot']}:{args.fix}").params
     settings.setdefault("opponents", ["simple"])
     config = TuneConfig(**settings, out_dir=args.out_dir, isolate=args.isolate, progress=args.progress)
     for name in config.opponents:
-        parse_spec(name)
+        parse_checked(name)
     try:
         tune(config)
     except (StudyError, SearchSpaceError) as exc:
@@ -223,10 +232,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         summary_text,
     )
 
+    from ginbots.arena.keys import check_run_key
+
     config = TournamentConfig(bots=tuple(args.bots) or default_bots(), games_per_pair=args.games_per_pair,
                               seed=args.seed, workers=args.workers, time_budget=args.time_budget,
                               confidence=args.confidence, isolate=args.isolate, memory_mb=args.memory_mb,
-                              log_dir=args.log_dir or os.path.join(args.out, "logs"))
+                              log_dir=args.log_dir or os.path.join(args.out, "logs"),
+                              run_key=check_run_key(args.run_key) if args.run_key else "")
     try:
         summary = run_tournament(config, args.out, progress=args.progress)
     except TournamentError as exc:
@@ -299,13 +311,14 @@ def cmd_package(args: argparse.Namespace) -> int:
 def cmd_openspiel(args: argparse.Namespace) -> int:
     try:
         from ginbots.connect.openspiel import GinbotsBot, play_hands, simple_bot
-        from ginbots.players.registry import parse_spec
     except ImportError as exc:
         print(f"ginbots openspiel: needs the openspiel extra (pip install 'ginbots[openspiel]'): {exc}",
               file=sys.stderr)
         return 2
-    spec = parse_spec(args.bot, args.params)
-    result = play_hands(lambda game, p: GinbotsBot(game, p, spec.make(seed=args.seed * 2 + p), seed=args.seed),
+    from ginbots.connect.host import make_player, parse_checked
+
+    spec = parse_checked(args.bot, args.params).isolated(None)  # another package's bot in its own process
+    result = play_hands(lambda game, p: GinbotsBot(game, p, make_player(spec, seed=args.seed * 2 + p), seed=args.seed),
                         simple_bot, args.hands, seed=args.seed)
     print(openspiel_summary(spec.display, result))
     return 0
@@ -342,6 +355,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(f"ginbots bench selfplay: {exc}", file=sys.stderr)
             return 2
         print(format_selfplay(results))
+    elif args.what == "isolation":
+        from ginbots.arena.bench import bench_isolation, format_isolation
+
+        results = bench_isolation(games=10 if args.quick else 40)
+        print(format_isolation(results))
     else:
         results = run_all(quick=args.quick)
         print(format_results(results))
@@ -376,9 +394,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_offense_parser(sub)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
-    p.add_argument("what", nargs="?", choices=("all", "selfplay"), default="all",
+    p.add_argument("what", nargs="?", choices=("all", "selfplay", "isolation"), default="all",
                    help="all: melds, engine and decision times (default); selfplay: the compiled self-play core "
-                        "against the engine on the same hands (extra train)")
+                        "against the engine on the same hands (extra train); isolation: what a sandboxed process "
+                        "adds to a decision")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
     p.add_argument("--json", help="write the figures as JSON")
     p.set_defaults(func=cmd_bench)

@@ -50,7 +50,7 @@ def test_specs_parse_names_inline_params_and_files(tmp_path):
     path.write_text('{"params": {"take_probability": 0.9}, "study": "x"}')
     assert parse_spec(f"random:{path}").params == {"take_probability": 0.9}
     assert parse_spec("random", params_file=path).params == {"take_probability": 0.9}
-    with pytest.raises(ValueError, match="no tuned parameters"):
+    with pytest.raises(ValueError, match="no shipped tuned parameters.*give the file: random:PATH.json"):
         parse_spec("random:tuned")
     with pytest.raises(KeyError, match="registered"):
         parse_spec("nobody")

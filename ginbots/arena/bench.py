@@ -92,6 +92,42 @@ def bench_decisions(spec: str, hands: int = 200, seed: int = 0) -> dict[str, Any
     return {kind: _quantiles_ms(values) for kind, values in times.items()}
 
 
+#: Issue 36's bound on what isolation (its own sandboxed process, the bridge) adds to a decision, p50.
+ISOLATION_TARGET_US = 150.0
+
+
+def bench_isolation(games: int = 40, seed: int = 5) -> dict[str, Any]:
+    """Decision time of Simple against Simple in process and isolated (its own sandboxed process behind
+    the bridge, as ``--isolate`` runs it): the p50s and their difference, the cost of isolation."""
+    from ginbots.connect.host import make_player
+    from ginbots.connect.sandbox import degraded_reason
+    from ginbots.players.registry import parse_spec
+
+    out: dict[str, Any] = {"games": games, "sandbox": degraded_reason() or "bubblewrap"}
+    for mode, isolate in (("in_process", False), ("isolated", True)):
+        spec = parse_spec("simple").isolated(isolate)
+        players = [make_player(spec, seed=1), make_player(spec, seed=2)]
+        times: list[float] = []
+        try:
+            for game in range(games):
+                result = play_game(players, seed=seed * 1_000_003 + game, config=GameConfig(time_budget=None))
+                times += result.decision_times[0] + result.decision_times[1]
+        finally:
+            for player in players:
+                getattr(player, "close", lambda: None)()
+        out[mode] = _quantiles_ms(times)
+    out["overhead_us"] = (out["isolated"]["p50_ms"] - out["in_process"]["p50_ms"]) * 1e3
+    out["met"] = out["overhead_us"] <= ISOLATION_TARGET_US
+    return out
+
+
+def format_isolation(results: dict[str, Any]) -> str:
+    mark = "met" if results["met"] else "MISSED"
+    return (f"isolation ({results['sandbox']}), Simple vs Simple, {results['games']} games: decision p50 "
+            f"{results['in_process']['p50_ms'] * 1e3:.1f} us in process, {results['isolated']['p50_ms'] * 1e3:.1f} us "
+            f"isolated: +{results['overhead_us']:.0f} us (target <= {ISOLATION_TARGET_US:.0f} us: {mark})")
+
+
 def _quantiles_ms(values: list[float]) -> dict[str, float]:
     if not values:
         return {"p50_ms": 0.0, "p99_ms": 0.0, "decisions": 0}

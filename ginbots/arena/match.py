@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
 from ginbots.connect.host import make_player
@@ -19,6 +19,7 @@ from ginbots.game.engine import GameConfig, GameResult, play_game
 from ginbots.game.rules import Forfeit
 from ginbots.players.registry import PlayerSpec
 
+from .keys import judge_dir, keyed_seed, run_key_for
 from .stats import LatencyHistogram, nearest_rank, wilson
 from .supervisor import Lost, current_monitor, supervise
 
@@ -59,6 +60,9 @@ class MatchConfig:
     confidence: float = 0.90
     game: GameConfig = field(default_factory=GameConfig)
     trace: bool = False
+    #: Secret (hex) behind the deals and bot seeds when a bot that is not trusted takes part
+    #: (``ginbots.arena.keys``); empty: both follow from the public seed.
+    run_key: str = ""
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -72,19 +76,26 @@ class MatchConfig:
 
 
 def schedule(config: MatchConfig) -> list[GameJob]:
-    """The match's games: seeds and seats, fixed by the match seed alone."""
+    """The match's games: seeds and seats, fixed by the match seed (and the run key, when there is one:
+    then no bot can work the deal out from its own seed or hand, however it guesses the match seed)."""
+    mix = (lambda *parts: keyed_seed(config.run_key, config.seed, *parts)) if config.run_key else \
+        (lambda *parts: derive_seed(config.seed, *parts))
     jobs = []
     for i in range(config.total_games):
         deal = i // 2 if config.duplicate else i
         a_seat = i % 2
-        jobs.append(GameJob(
-            index=i,
-            engine_seed=derive_seed(config.seed, deal, 1),
-            a_seat=a_seat,
-            seed_a=derive_seed(config.seed, i, 2),
-            seed_b=derive_seed(config.seed, i, 3),
-        ))
+        jobs.append(GameJob(index=i, engine_seed=mix(deal, 1), a_seat=a_seat, seed_a=mix(i, 2), seed_b=mix(i, 3)))
     return jobs
+
+
+def judged(config: MatchConfig, *specs: PlayerSpec) -> tuple[MatchConfig, list[PlayerSpec]]:
+    """The config and specs for a run with these players: when any is isolated (not trusted), a run key
+    from the judge's secret (unless one is given) and the judge's key folder out of every bot's sight."""
+    if not any(s.isolate for s in specs):
+        return config, list(specs)
+    key = config.run_key or run_key_for(config.seed)
+    hidden = [s.isolated(s.isolate, hide=(str(judge_dir()),)) if s.isolate else s for s in specs]
+    return replace(config, run_key=key), hidden
 
 
 def summarize_game(job: GameJob, result: GameResult) -> dict[str, Any]:
@@ -240,6 +251,7 @@ class MatchReport:
             "games": len(self.games),
             "mode": "single-hand" if self.config.single_hand else "game-to-100",
             "seed": self.config.seed,
+            **({"run_key": self.config.run_key} if self.config.run_key else {}),
             "workers": self.config.workers,
             "duplicate": self.config.duplicate,
             "confidence": self.config.confidence,
@@ -379,6 +391,7 @@ def run_match(
     Raises ``MatchAborted`` when the first games all forfeit for one and the same reason, and
     ``SupervisorError`` when a worker cannot even build the players.
     """
+    config, (spec_a, spec_b) = judged(config, spec_a, spec_b)
     jobs = schedule(config)
     size = max(1, min(50, len(jobs) // (config.workers * 8) or 1))
     chunks = chunks_of(jobs, size)

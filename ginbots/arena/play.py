@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any
 
-from ginbots.connect.host import make_player
+from ginbots.connect.host import make_player, parse_checked
 from ginbots.game.cards import CARD_NAMES, MAX_DEADWOOD, cards_of, parse_card
 from ginbots.game.melds import (
     best_meld_set,
@@ -160,17 +160,23 @@ class TerminalPlayer(HandTrackingPlayer):
         self.say(f"  score: you {mine}, {self.opponent} {theirs}")
 
 
+#: Seconds an isolated bot may take over one decision in a game against a person.
+DECISION_TIMEOUT = 10.0
+
+
 def play(spec_text: str, *, seed: int = 0, save: str | None = None, stdin: IO[str] | None = None,
-         stdout: IO[str] | None = None, colour: bool | None = None, seat: int = 0) -> dict[str, Any]:
+         stdout: IO[str] | None = None, colour: bool | None = None, seat: int = 0,
+         decision_timeout: float = DECISION_TIMEOUT) -> dict[str, Any]:
     """Play one game to 100 against ``spec_text``; returns the game's trace (also written to ``save``)."""
     from ginbots.game.engine import GameConfig, play_game
-    from ginbots.players.registry import parse_spec
 
     from .trace import write_traces
 
-    spec = parse_spec(spec_text)
+    # Another package's bot plays from its own sandboxed process, with a clock per decision: the
+    # game has none (the person thinks as long as they like).
+    spec = parse_checked(spec_text).isolated(None)
     person = TerminalPlayer(stdin, stdout, colour, opponent=spec.display)
-    bot = make_player(spec, seed=seed + 1)
+    bot = make_player(spec, seed=seed + 1, decision_timeout=decision_timeout)
     players = [person, bot] if seat == 0 else [bot, person]
     result = play_game(players, seed=seed, config=GameConfig(time_budget=None), trace=True)
     trace = result.trace or {}

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+import sys
+from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable
 
-from ginbots.connect.host import make_player
+from ginbots.connect.host import make_player, parse_checked
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.players.registry import PlayerSpec, parse_spec
 
@@ -31,6 +32,7 @@ from .match import (
     schedule,
     summarize_game,
 )
+from .keys import judge_dir, run_key_for, seal, sealed
 from .ratings import bradley_terry, elo_by_rounds
 from .stats import LatencyHistogram, wilson
 from .supervisor import Lost, current_monitor, supervise
@@ -56,6 +58,11 @@ class TournamentConfig:
     isolate: bool | None = None
     memory_mb: int = 2048
     log_dir: str | None = None
+    #: Secret (hex) behind deals, bot seeds and record seals when a bot that is not trusted takes part;
+    #: set by ``run_tournament`` from the judge's secret (``ginbots.arena.keys``) unless given.
+    run_key: str = ""
+    #: Folders no isolated bot may see (the tournament's own, its logs, the judge's key).
+    hide: tuple[str, ...] = ()
 
     def pairs(self) -> list[tuple[str, str]]:
         return list(combinations(self.bots, 2))
@@ -66,8 +73,8 @@ class TournamentConfig:
 
     def jobs(self) -> list[tuple[int, GameJob]]:
         """(pair index, game) for every game, round-major: game k of every pair, then k+1."""
-        per_pair = [schedule(MatchConfig(games=self.games_per_pair, seed=self.pair_seed(p), duplicate=True))
-                    for p in range(len(self.pairs()))]
+        per_pair = [schedule(MatchConfig(games=self.games_per_pair, seed=self.pair_seed(p), duplicate=True,
+                                         run_key=self.run_key)) for p in range(len(self.pairs()))]
         rounds = max((len(js) for js in per_pair), default=0)
         return [(p, per_pair[p][k]) for k in range(rounds) for p in range(len(per_pair)) if k < len(per_pair[p])]
 
@@ -87,7 +94,7 @@ class _Worker:
     @classmethod
     def setup(cls, config: TournamentConfig) -> None:
         cls.config = config
-        cls.specs = {name: parse_spec(name).isolated(config.isolate, config.memory_mb, config.log_dir)
+        cls.specs = {name: parse_spec(name).isolated(config.isolate, config.memory_mb, config.log_dir, config.hide)
                      for name in config.bots}
         cls.players = {}
 
@@ -121,8 +128,12 @@ def _run_game(item: tuple[int, GameJob]) -> dict[str, Any]:
     return _Worker.run(item)
 
 
-def load_games(folder: Path) -> list[dict[str, Any]]:
-    """Finished games of a tournament folder; a torn last line (killed mid-write) is dropped."""
+def load_games(folder: Path, config: TournamentConfig | None = None) -> list[dict[str, Any]]:
+    """Finished games of a tournament folder; a torn last line (killed mid-write) is dropped.
+
+    With ``config``, only what this tournament's runner wrote counts: each game of its schedule once,
+    and, in a run with a run key, only records whose seal verifies; anything else is reported on
+    stderr and left out."""
     path = folder / GAMES_FILE
     if not path.exists():
         return []
@@ -130,10 +141,27 @@ def load_games(folder: Path) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             try:
-                games.append(json.loads(line))
+                record = json.loads(line)
             except json.JSONDecodeError:
                 continue
-    return games
+            if isinstance(record, dict):
+                games.append(record)
+    if config is None:
+        return games
+    scheduled = {(p, job.index) for p, job in config.jobs()}
+    kept: dict[tuple[Any, Any], dict[str, Any]] = {}
+    refused = 0
+    for record in games:
+        where = (record.get("pair"), record.get("index"))
+        if where not in scheduled or where in kept or (config.run_key and not sealed(config.run_key, record)):
+            refused += 1
+            continue
+        kept[where] = record
+    if refused:
+        print(f"ginbots tournament: {refused} record(s) in {path} were not written by this tournament's runner "
+              "(outside its schedule, repeated, or with a seal that does not verify) and are not counted",
+              file=sys.stderr)
+    return list(kept.values())
 
 
 def prepare(config: TournamentConfig, folder: Path) -> list[dict[str, Any]]:
@@ -141,17 +169,19 @@ def prepare(config: TournamentConfig, folder: Path) -> list[dict[str, Any]]:
     if len(set(config.bots)) != len(config.bots) or len(config.bots) < 2:
         raise TournamentError(f"a tournament needs at least two distinct bots, got {list(config.bots)}")
     for name in config.bots:
-        parse_spec(name)
+        parse_checked(name)  # another package's bot is checked by its own process, never imported here
     folder.mkdir(parents=True, exist_ok=True)
     cfg_path = folder / CONFIG_FILE
     if cfg_path.exists():
         old = json.loads(cfg_path.read_text())
-        for key in ("bots", "seed", "time_budget"):
-            if old.get(key) != json.loads(json.dumps(asdict(config)))[key]:
-                raise TournamentError(f"{folder} holds a tournament with {key}={old.get(key)!r}; "
-                                      f"asked for {asdict(config)[key]!r}: use another --out folder")
+        for key in ("bots", "seed", "time_budget", "run_key"):
+            if old.get(key, "") != json.loads(json.dumps(asdict(config)))[key]:
+                shown = "a run key" if key == "run_key" else f"{key}={old.get(key)!r}"
+                raise TournamentError(f"{folder} holds a tournament with {shown}; asked for "
+                                      f"{'another' if key == 'run_key' else repr(asdict(config)[key])}: "
+                                      "use another --out folder")
     cfg_path.write_text(json.dumps(asdict(config), indent=2))
-    games = load_games(folder)
+    games = load_games(folder, config)
     # Rewrite without a torn line so appends start on a fresh line.
     with open(folder / GAMES_FILE, "w", encoding="utf-8") as fh:
         for g in games:
@@ -185,12 +215,22 @@ def _lock(folder: Path) -> Any:
     return handle
 
 
+def judged(config: TournamentConfig, folder: Path) -> TournamentConfig:
+    """With a bot that is not trusted among them: a run key from the judge's secret (unless given), and
+    the tournament's folder, its logs and the judge's key out of every isolated bot's sight."""
+    if not any(parse_spec(name).isolated(config.isolate).isolate for name in config.bots):
+        return config
+    hide = (str(folder.resolve()), *([config.log_dir] if config.log_dir else []), str(judge_dir()))
+    return replace(config, run_key=config.run_key or run_key_for(config.seed), hide=hide)
+
+
 def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool | None = None) -> dict[str, Any]:
     """Play every missing game, then summarise; Ctrl-C keeps every finished game.
 
     The folder is locked for the run: a second tournament on it is refused, not interleaved.
     """
     folder = Path(folder)
+    config = judged(config, folder)
     lock = _lock(folder)
     try:
         return _run_locked(config, folder, progress)
@@ -207,6 +247,8 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None) -
     chunks = chunks_of(todo, size)
     with open(folder / GAMES_FILE, "a", encoding="utf-8") as out:
         def write(record: dict[str, Any]) -> None:
+            if config.run_key:
+                record = seal(config.run_key, record)
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
             out.flush()
             bar.update(1)
@@ -224,7 +266,7 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None) -
                                     call_limit=None if budget is None else budget + CALL_GRACE_S)
         finally:
             bar.close()
-    summary = summarize(config, load_games(folder))
+    summary = summarize(config, load_games(folder, config))
     summary["interrupted"] = interrupted
     (folder / SUMMARY_FILE).write_text(json.dumps(summary, indent=2))
     return summary

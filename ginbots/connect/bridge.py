@@ -363,14 +363,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed until a new_game message reseeds it")
     parser.add_argument("--import", dest="by_import", action="store_true",
                         help="BOT is MODULE:CLASS, a Player subclass that need not be registered")
+    parser.add_argument("--describe", action="store_true",
+                        help="print the bot's declaration (summary, hyperparameters, the parameters resolved, its "
+                             "weight files) as one JSON line and exit: how a runner learns about a bot it does not "
+                             "import")
     args = parser.parse_args(argv)
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    if args.describe:
+        return _describe(args, protocol)
     if args.by_import:
         return _serve_import(args, protocol)
     try:
-        spec = parse_spec(args.bot, args.params)
+        spec = parse_spec(args.bot, args.params, own_process=True)
         if args.params_json:
             extra = json.loads(args.params_json)
             if not isinstance(extra, dict):
@@ -394,6 +400,46 @@ def _install_hint(exc: BaseException) -> str:
         return ""
     return (f" (the Python running the bridge, {sys.executable}, lacks it: install the bot's requirements "
             f"into it, e.g. {sys.executable} -m pip install numpy onnxruntime)")
+
+
+def _describe(args: argparse.Namespace, protocol: IO[str]) -> int:
+    """``--describe``: the bot's declaration as one JSON line; a parameter it refuses is exit 4 with its message."""
+    from ginbots.players.registry import (_load, available_players, hyperparameters_json, load_params_file,
+                                          parse_spec)
+
+    try:
+        if args.by_import:
+            target = args.bot
+            params = load_params_file(args.params) if args.params else {}
+        else:
+            spec = parse_spec(args.bot, args.params, own_process=True)
+            target, params = available_players()[spec.name], dict(spec.params)
+        extra = json.loads(args.params_json) if args.params_json else {}
+        if not isinstance(extra, dict):
+            raise ValueError("--params-json must be a JSON object")
+        params.update(extra)
+        cls = _load(target)
+    except KeyError as exc:
+        return report_startup_failure(protocol, EXIT_UNKNOWN, str(exc.args[0] if exc.args else exc))
+    except ValueError as exc:
+        return report_startup_failure(protocol, EXIT_INVALID, str(exc))
+    except BaseException as exc:  # noqa: BLE001 - whatever stops the bot loading is its failure
+        traceback.print_exc(file=sys.stderr)
+        return report_startup_failure(protocol, EXIT_BOT_ERROR, f"{args.bot} failed to load: "
+                                                                f"{describe_exception(exc)}{_install_hint(exc)}")
+    try:
+        player = cls(seed=args.seed, **params)
+    except ValueError as exc:
+        return report_startup_failure(protocol, EXIT_INVALID, str(exc))
+    except BaseException as exc:  # noqa: BLE001
+        return report_startup_failure(protocol, EXIT_BOT_ERROR, f"{args.bot} failed to start: {describe_exception(exc)}")
+    doc = (cls.__doc__ or "").strip().splitlines()
+    weights = [str(w) for w in getattr(player, "weight_files", lambda: [])()]
+    protocol.write(json.dumps({"type": "describe", "target": target, "summary": doc[0] if doc else "",
+                               "hyperparameters": hyperparameters_json(cls.hyperparameters),
+                               "params": player.params, "weight_files": weights}) + "\n")
+    protocol.flush()
+    return EXIT_OK
 
 
 def _serve_import(args: argparse.Namespace, protocol: IO[str]) -> int:

@@ -261,6 +261,10 @@ class _AgentSeat(HandTrackingPlayer):
         return best_meld_set(self.hand)
 
 
+#: Seconds an isolated opponent may take over one decision before it forfeits the game.
+DECISION_TIMEOUT = 10.0
+
+
 class GinRummyVsBot(gymnasium.Env):
     """One seat against a bundle bot, through the engine itself (``play_game``), so the opponent
     gets exactly the callbacks of a real match. ``opponent``: a player spec (``"simple"``,
@@ -291,8 +295,11 @@ class GinRummyVsBot(gymnasium.Env):
     def _make_opponent(self, seed: int) -> Player:
         if callable(self.opponent):
             return self.opponent()
-        from ginbots.players.registry import parse_spec
-        return parse_spec(self.opponent).make(seed)
+        from .host import make_player, parse_checked
+
+        # Another package's bot plays from its own sandboxed process, with a clock per decision (the
+        # environment's game runs in a thread, where the engine's alarm-based budget cannot reach).
+        return make_player(parse_checked(self.opponent).isolated(None), seed, decision_timeout=DECISION_TIMEOUT)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +25,9 @@ from typing import IO, Any, Sequence
 
 from ginbots.game.cards import cards_of
 from ginbots.players.base import Player
-from ginbots.players.registry import PlayerSpec, available_players
+from ginbots.players.registry import PlayerSpec, available_players, parse_spec
+
+from . import sandbox as sandbox_tools
 
 from .bridge import (
     EXIT_BOT_ERROR,
@@ -84,20 +87,36 @@ class ProcessPlayer(Player):
     def __init__(self, command: Sequence[str], *, seed: int | None = None, label: str = "",
                  cwd: str | None = None, isolated: bool = False, log: str | os.PathLike[str] | None = None,
                  memory_mb: int | None = None, env: dict[str, str] | None = None,
-                 start_timeout: float = 120.0) -> None:
+                 start_timeout: float = 120.0, sandbox: bool = False,
+                 hide: Sequence[str | os.PathLike[str]] = (), pythonpath: Sequence[str] = (),
+                 decision_timeout: float | None = None) -> None:
         """``isolated`` drops PYTHONPATH and user site-packages from the child's environment (as
-        package verification needs); ``log`` receives the child's stderr (default: a temporary file)."""
+        package verification needs); ``log`` receives the child's stderr (default: a temporary file).
+        ``sandbox`` runs the child in ``ginbots.connect.sandbox`` (bubblewrap where it works: the
+        ``hide`` folders empty to it, a scratch folder of its own, only ``pythonpath`` and a few
+        variables in its environment). ``decision_timeout``: seconds a decision may take before the
+        child is killed and the decision fails, for hosts with no clock of their own (``ginbots play``,
+        the environments); the engine's time budget needs none."""
         super().__init__(seed=seed)
+        self.decision_timeout = decision_timeout
         self.command = list(command)
         self.label = label or " ".join(self.command[-1:])
         self.name = self.label
         self.cwd = cwd
         self.memory_mb = memory_mb
         self.start_timeout = start_timeout
+        self.sandbox = sandbox
+        self.hide = tuple(hide)
+        self.scratch: Path | None = None
         base = dict(os.environ if env is None else env)
         if isolated:
             base.pop("PYTHONPATH", None)
             base["PYTHONNOUSERSITE"] = "1"
+        if sandbox:
+            sandbox_tools.warn_if_degraded()
+            sandbox_tools.make_non_dumpable()  # the process holding the opponent and the deal
+            self.scratch = sandbox_tools.new_scratch(self.label)
+            base = sandbox_tools.bot_environment(self.scratch, pythonpath)
         self.env = base
         self.log_path = Path(log) if log is not None else None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -119,9 +138,14 @@ class ProcessPlayer(Player):
             self._log = tempfile.TemporaryFile()
         self._buffer = b""
         self._error = None
+        command, cwd = self.command, self.cwd
+        if self.scratch is not None:
+            command = sandbox_tools.wrap(self.command, self.scratch, self.hide, self.env)
+            cwd = str(self.scratch)
         try:
-            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._log, cwd=self.cwd, env=self.env, close_fds=True,
+            self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._log, cwd=cwd, env=self.env, close_fds=True,
+                                         start_new_session=self.sandbox,
                                          preexec_fn=_limits(self.memory_mb))  # noqa: PLW1509
             self.remote = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout)
         except (BridgeFailure, OSError) as exc:
@@ -132,8 +156,15 @@ class ProcessPlayer(Player):
         return self.proc is not None and self.proc.poll() is None
 
     def kill(self) -> None:
-        """SIGKILL the child (a bot cannot catch it) and reap it."""
-        if self.proc is not None and self.proc.poll() is None:
+        """SIGKILL the child (a bot cannot catch it), and in a sandbox its whole session, and reap it."""
+        if self.proc is None:
+            return
+        if self.sandbox:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # what it started in its session goes with it
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
+        if self.proc.poll() is None:
             self.proc.kill()
             try:
                 self.proc.wait(timeout=5)
@@ -152,9 +183,12 @@ class ProcessPlayer(Player):
                 stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        if self.sandbox:
+            self.kill()  # the session's leftovers (in bubblewrap the namespace ended with the bot)
         if self._log is not None:
             self._log.close()
             self._log = None
+        sandbox_tools.remove_scratch(self.scratch)
 
     def stderr_tail(self, chars: int = 400) -> str:
         """The last lines the child wrote to stderr."""
@@ -262,23 +296,23 @@ class ProcessPlayer(Player):
         self._send({"type": "start_hand", "seat": seat, "starter": starter, "hand": cards_of(hand)})
 
     def will_draw_face_up(self, card: int) -> Any:
-        return self._ask({"type": "will_draw_face_up", "card": card})["take"]
+        return self._ask({"type": "will_draw_face_up", "card": card}, self.decision_timeout)["take"]
 
     def report_draw(self, seat: int, card: int | None) -> None:
         self._send({"type": "report_draw", "seat": seat, "card": card})
 
     def discard(self) -> Any:
-        return self._ask({"type": "get_discard"})["card"]
+        return self._ask({"type": "get_discard"}, self.decision_timeout)["card"]
 
     def report_discard(self, seat: int, card: int) -> None:
         self._send({"type": "report_discard", "seat": seat, "card": card})
 
     def knock(self) -> Any:
-        melds = self._ask({"type": "get_melds", "opponent_knocked": False})["melds"]
+        melds = self._ask({"type": "get_melds", "opponent_knocked": False}, self.decision_timeout)["melds"]
         return None if melds is None else [_meld(m) for m in melds]
 
     def declare_melds(self) -> Any:
-        melds = self._ask({"type": "get_melds", "opponent_knocked": True})["melds"]
+        melds = self._ask({"type": "get_melds", "opponent_knocked": True}, self.decision_timeout)["melds"]
         return None if melds is None else [_meld(m) for m in melds]
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
@@ -302,17 +336,58 @@ def _meld(value: Any) -> Any:
 __all__ = ["BridgeFailure", "BridgeStartError", "ProcessPlayer", "bridge_command", "DEFAULT_MEMORY_MB"]
 
 
-def make_player(spec: PlayerSpec, seed: int | None = None) -> Player:
-    """The player a spec describes: in this process, or (``spec.isolate``) in its own process
-    behind the bridge, with an address-space cap of ``spec.memory_mb`` and its stderr in a log
-    under ``spec.log_dir``."""
+def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: float | None = None) -> Player:
+    """The player a spec describes: in this process, or (``spec.isolate``) in its own sandboxed process
+    behind the bridge (``ginbots.connect.sandbox``), with an address-space cap of ``spec.memory_mb``,
+    its stderr in a log under ``spec.log_dir`` and the folders of ``spec.hidden`` out of its sight."""
     if not spec.isolate:
         return spec.make(seed=seed)
     log = None
     if spec.log_dir is not None:
         safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in spec.display)[:60]
         log = Path(spec.log_dir) / f"{safe}-{os.getpid()}.log"
+    hide = [*spec.hidden, *([spec.log_dir] if spec.log_dir else [])]
     # The child imports the bot the way this process does: same interpreter, same import path.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     return ProcessPlayer(bridge_command(available_players()[spec.name], spec.params), seed=seed,
-                         label=spec.display, log=log, memory_mb=spec.memory_mb, env=env)
+                         label=spec.display, log=log, memory_mb=spec.memory_mb, sandbox=True, hide=hide,
+                         pythonpath=[p for p in sys.path if p], decision_timeout=decision_timeout)
+
+
+#: Seconds a bot's process gets to describe itself (it may load its models first).
+DESCRIBE_TIMEOUT = 120.0
+
+
+def describe_bot(name: str, params: dict[str, Any] | None = None, memory_mb: int = DEFAULT_MEMORY_MB) -> dict[str, Any]:
+    """A bot's declaration asked of its own sandboxed process (``bridge --describe``), never imported here:
+    ``{"summary", "hyperparameters", "params", "weight_files"}``. ValueError names the bot and what its
+    process said (a refused parameter, a failure to load, silence past ``DESCRIBE_TIMEOUT``)."""
+    target = available_players()[name]
+    command = [*bridge_command(target, params or None), "--describe"]
+    scratch = sandbox_tools.new_scratch(f"describe-{name}")
+    env = sandbox_tools.bot_environment(scratch, [p for p in sys.path if p])
+    sandbox_tools.warn_if_degraded()
+    try:
+        done = subprocess.run(sandbox_tools.wrap(command, scratch, (), env), capture_output=True, cwd=scratch,
+                              env=env, timeout=DESCRIBE_TIMEOUT, start_new_session=True, stdin=subprocess.DEVNULL,
+                              preexec_fn=_limits(memory_mb))  # noqa: PLW1509
+    except subprocess.TimeoutExpired:
+        raise ValueError(f"bot {name}: its process did not describe itself within {DESCRIBE_TIMEOUT:g} s") from None
+    finally:
+        sandbox_tools.remove_scratch(scratch)
+    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    try:
+        reply = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        reply = None
+    if not isinstance(reply, dict) or reply.get("type") not in ("describe", "error"):
+        tail = done.stderr.decode("utf-8", "replace").strip()[-400:]
+        raise ValueError(f"bot {name}: its process exited with status {done.returncode} without describing itself"
+                         + (f"; stderr: {tail}" if tail else ""))
+    if reply["type"] == "error":
+        raise ValueError(f"{name}: {reply.get('message', 'refused')}")
+    return reply
+
+
+def parse_checked(text: str, params_file: str | os.PathLike[str] | None = None) -> PlayerSpec:
+    """``parse_spec`` with another package's bot checked by its own sandboxed process, never imported here."""
+    return parse_spec(text, params_file, describe=describe_bot)

@@ -130,12 +130,16 @@ def _module_file(name: str) -> tuple[Path, Path] | None:
             if candidate.exists():
                 return candidate, candidate.relative_to(PROJECT_ROOT)
         return None
-    import importlib.util
+    # Found on the path without importing anything: importlib.util.find_spec would run a package's
+    # __init__ for its submodules, and a bot that is not this package's own never runs here.
+    from importlib.machinery import PathFinder
 
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
+    spec, search = None, None
+    for part in name.split("."):
+        spec = PathFinder.find_spec(part, search)
+        if spec is None:
+            return None
+        search = spec.submodule_search_locations
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
         return None
     origin = Path(spec.origin)
@@ -198,7 +202,8 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(found[0], dest)
         (root / "params.json").write_text(json.dumps(spec.params, indent=2, sort_keys=True) + "\n")
-        weights = [w for w in getattr(spec.make(seed=0), "weight_files", lambda: [])()]
+        declared = _declaration(spec)
+        weights = declared["weight_files"]
         for w in weights:
             dest = root / "weights" / Path(w).name
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -216,7 +221,7 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
             "bot": spec.name,
             "spec": spec.display,
             "version": __version__,
-            "hyperparameters": spec.make(seed=0).params,
+            "hyperparameters": declared["params"],
             "python_requires": ">=3.10",
             "requirements": _requirements(),
             "entry_points": {
@@ -240,6 +245,17 @@ def build_package(spec_text: str, params_file: str | None = None, out_dir: str |
                 if p.is_file():
                     zf.write(p, p.relative_to(root).as_posix())
     return archive
+
+
+def _declaration(spec: Any) -> dict[str, Any]:
+    """The bot's parameters and weight files: from the bot itself when it is the bundle's own, else asked
+    of its own sandboxed process (another package's code never runs in the packager)."""
+    if spec.builtin:
+        player = spec.make(seed=0)
+        return {"params": player.params, "weight_files": [str(w) for w in getattr(player, "weight_files", list)()]}
+    from .host import describe_bot
+
+    return describe_bot(spec.name, spec.params)
 
 
 def _organiser_readme(spec: str, bridge: str) -> str:

@@ -88,13 +88,15 @@ class Hyperparameter:
         return value
 
 
-def resolve_params(cls: type["Player"], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Defaults of ``cls`` overridden by ``given``; unknown names are an error."""
+def resolve_params(cls: Any, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults of ``cls`` (a Player class, or anything with ``name`` and ``hyperparameters``, such as
+    a ``BotInfo``) overridden by ``given``; unknown names are an error."""
     declared = {hp.name: hp for hp in cls.hyperparameters}
     unknown = sorted(set(given) - set(declared))
     if unknown:
         known = ", ".join(declared) or "none"
-        raise ValueError(f"{cls.__name__} has no hyperparameter {', '.join(unknown)} (it has: {known})")
+        who = cls.__name__ if isinstance(cls, type) else cls.name
+        raise ValueError(f"{who} has no hyperparameter {', '.join(unknown)} (it has: {known})")
     params = {name: hp.default for name, hp in declared.items()}
     for name, value in given.items():
         params[name] = declared[name].coerce(value)

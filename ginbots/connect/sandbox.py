@@ -1,0 +1,146 @@
+"""The sandbox around an isolated bot, from what Linux and its standard tools already give.
+
+With bubblewrap (``bwrap``, Debian package ``bubblewrap``, the sandbox Flatpak uses) an isolated
+bot runs in its own PID, network, IPC and UTS namespaces, with every capability dropped: it sees
+no other process (not the runner, not the opponent, not their ``/proc``), no network, a read-only
+file system in which the run's own folders (results, logs, every other bot's scratch folder, the
+judge's key) are empty, one writable scratch folder of its own, and an environment of a few
+variables. Everything it starts dies with it (the namespace ends with its first process) and with
+the runner (``--die-with-parent``).
+
+Without bubblewrap the bot still gets a scrubbed environment, its own scratch folder as working
+directory, its own session (its process group is killed with it) and an address-space cap, and the
+runner makes itself non-dumpable (``PR_SET_DUMPABLE``: no ``/proc/PID/mem``, ``/proc/PID/fd`` or
+``ptrace`` by another process of the same user that lacks ``CAP_SYS_PTRACE``); but the bot can read
+the file system, see other processes and the network, and a ``setsid`` grandchild can outlive it.
+The runner warns once when it runs degraded, and ``docs/robustness.md`` lists what holds where.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+#: ``prctl`` option numbers (linux/prctl.h).
+PR_SET_DUMPABLE = 4
+#: Where every isolated bot's scratch folder lives; hidden from every bot but for its own folder.
+SCRATCH_ROOT = Path(tempfile.gettempdir()) / f"ginbots-sandbox-{os.getuid() if hasattr(os, 'getuid') else 0}"
+#: Set GINBOTS_SANDBOX=none to run isolated bots without bubblewrap even where it is installed.
+SANDBOX_ENV = "GINBOTS_SANDBOX"
+
+
+@lru_cache(maxsize=1)
+def bubblewrap() -> str | None:
+    """The path of a working ``bwrap``, or None (not installed, or namespaces refused on this host)."""
+    if os.environ.get(SANDBOX_ENV, "").lower() == "none":
+        return None
+    path = shutil.which("bwrap")
+    if path is None:
+        return None
+    try:
+        probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc", "/proc",
+                                "--dev", "/dev", "--cap-drop", "ALL", "true"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return path if probe.returncode == 0 else None
+
+
+def degraded_reason() -> str | None:
+    """Why isolated bots run without the full sandbox here, or None."""
+    if os.environ.get(SANDBOX_ENV, "").lower() == "none":
+        return f"{SANDBOX_ENV}=none"
+    if shutil.which("bwrap") is None:
+        return "bubblewrap (bwrap) is not installed; on Debian: apt install bubblewrap"
+    if bubblewrap() is None:
+        return "bwrap is installed but this host refuses it namespaces"
+    return None
+
+
+_warned = False
+
+
+def warn_if_degraded() -> None:
+    """One warning per process when isolated bots run without bubblewrap."""
+    global _warned
+    reason = degraded_reason()
+    if reason is None or _warned:
+        return
+    _warned = True
+    warnings.warn(f"isolated bots run without a file-system, PID and network sandbox ({reason}): they can read "
+                  "the run's files, see other processes and use the network; see docs/robustness.md",
+                  RuntimeWarning, stacklevel=3)
+
+
+def make_non_dumpable() -> bool:
+    """Forbid ``/proc/PID/mem``, ``/proc/PID/fd`` and ``ptrace`` of this process to other processes of
+    the same user (Linux; a process with CAP_SYS_PTRACE, such as root's, is not stopped). True if set."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def new_scratch(label: str) -> Path:
+    """A fresh, private scratch folder for one bot process."""
+    SCRATCH_ROOT.mkdir(mode=0o700, exist_ok=True)
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40] or "bot"
+    return Path(tempfile.mkdtemp(prefix=f"{safe}-", dir=SCRATCH_ROOT))
+
+
+def bot_environment(scratch: Path, pythonpath: Sequence[str] = ()) -> dict[str, str]:
+    """The whole environment an isolated bot gets: nothing of the runner's but what Python needs."""
+    env = {"PATH": os.pathsep.join(p for p in (str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin")),
+           "HOME": str(scratch), "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONUNBUFFERED": "1"}
+    if pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(pythonpath)
+    for name in ("OMP_NUM_THREADS", "GINBOTS_WEIGHTS"):  # settings a bot may legitimately need
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env
+
+
+def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike[str]] = (),
+         env: dict[str, str] | None = None) -> list[str]:
+    """``command`` inside bubblewrap (when it works here): read-only root, the ``hide`` folders and
+    every other bot's scratch empty, ``scratch`` writable, new namespaces, no capabilities, ``env``
+    only. Without bubblewrap, ``command`` unchanged (the caller still scrubs the environment)."""
+    bwrap = bubblewrap()
+    if bwrap is None:
+        return list(command)
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm",
+            "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    needed = [Path(p).resolve() for p in (env or {}).get("PYTHONPATH", "").split(os.pathsep) if p]
+    needed += [Path(sys.prefix).resolve(), Path(sys.executable).resolve().parent]
+    masked = {Path(h).resolve() for h in hide} | {SCRATCH_ROOT.resolve()}
+    empty = []
+    for folder in sorted(masked, key=lambda p: len(p.parts)):
+        # A folder that holds the bot's own code or the interpreter stays visible (a run whose results
+        # go into the bot's source tree, say); every other listed folder is an empty, read-only tmpfs.
+        if folder.is_dir() and folder != Path("/") and not any(n == folder or folder in n.parents for n in needed):
+            args += ["--tmpfs", str(folder)]
+            empty.append(str(folder))
+    args += ["--bind", str(scratch), str(scratch)]
+    for folder in empty:
+        args += ["--remount-ro", folder]
+    args += ["--chdir", str(scratch), "--clearenv"]
+    for key, value in (env or {}).items():
+        args += ["--setenv", key, value]
+    return args + ["--", *command]
+
+
+def remove_scratch(scratch: Path | None) -> None:
+    if scratch is not None and scratch.parent == SCRATCH_ROOT:
+        shutil.rmtree(scratch, ignore_errors=True)
