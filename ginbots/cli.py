@@ -145,7 +145,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     if Path(args.trace).is_dir():
         return _replay_tournament_game(args)
-    records = list(read_traces(args.trace))
+    try:
+        records = list(read_traces(args.trace))
+    except ValueError as exc:
+        print(f"ginbots replay: {exc}", file=sys.stderr)
+        return 2
     if not records:
         print(f"{args.trace}: no games", file=sys.stderr)
         return 2

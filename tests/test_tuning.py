@@ -292,3 +292,39 @@ def test_a_range_outside_the_declaration_is_refused():
         search_space(KeatsPlayer, only=["take_threshold"], ranges={"mid_range_bonus": [1, 2]})
     narrowed = search_space(KeatsPlayer, only=["take_threshold"], ranges={"take_threshold": [2, 4]})
     assert (narrowed[0].low, narrowed[0].high) == (2.0, 4.0)
+
+
+def test_a_torn_last_journal_record_is_set_aside_and_the_study_resumes(tmp_path, capsys):
+    tune(_cfg(tmp_path, trials=2))
+    journal = Path(_cfg(tmp_path).storage)
+    whole = journal.read_bytes()
+    journal.write_bytes(whole[:-25])  # a writer killed mid-record
+    out = tune(_cfg(tmp_path, trials=3))
+    assert out["trials"]["complete"] + out["trials"]["pruned"] == 3
+    assert "torn" in capsys.readouterr().err and Path(str(journal) + ".torn").exists()
+
+
+@pytest.mark.parametrize("content, storage, words", [
+    (bytes(range(256)) * 4, "study.journal", "binary data"),
+    (b"hello\nworld\n", "study.journal", ":1: not an Optuna journal record"),
+    (b"not a database at all", "sqlite:///{}", "is not an SQLite database"),
+])
+def test_a_storage_that_is_not_a_study_is_named(tmp_path, content, storage, words):
+    path = tmp_path / "store"
+    path.write_bytes(content)
+    target = storage.format(path) if "{}" in storage else str(path)
+    with pytest.raises(StudyError, match=re.escape(words)) as info:
+        tune(_cfg(tmp_path, storage=target))
+    assert str(path) in str(info.value)
+
+
+def test_an_opponents_forfeits_are_counted_and_named(tmp_path, monkeypatch, capsys):
+    """A study against an opponent that forfeits every game says so (it once showed 100% and 'forfeits: 0')."""
+    from ginbots.players import registry
+
+    monkeypatch.syspath_prepend(str(ROOT / "tests"))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT / "tests"))
+    monkeypatch.setattr(registry, "BUILTIN_PLAYERS", {**registry.BUILTIN_PLAYERS, "sys-exits": "hostile:SysExits"})
+    out = tune(_cfg(tmp_path, opponents=["sys-exits"], trials=1, quiet=False))
+    assert out["heldout"]["opponent_forfeits"] == {"sys-exits": out["heldout"]["games"]}
+    assert f"sys-exits {out['heldout']['games']} by opponents" in capsys.readouterr().out

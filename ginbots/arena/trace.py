@@ -18,6 +18,8 @@ from ginbots.game.engine import GameConfig, GameResult, play_game
 from ginbots.game.melds import melded_and_rest, min_deadwood
 from ginbots.players.base import Player
 
+from .schema import loads_record, problem
+
 #: Event kinds a decision is replayed from; others are checked, not replayed.
 DECISION_EVENTS = ("offer", "discard", "melds")
 
@@ -29,17 +31,24 @@ def write_traces(path: str | Path, traces: Iterable[dict[str, Any]], append: boo
 
 
 def read_traces(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Records of a trace file; a bad line raises ValueError naming file and line."""
-    with open(path, encoding="utf-8") as fh:
+    """Records of a trace file, each checked against ``trace.schema.json``; a bad line raises ValueError
+    naming the file, the line and the first rule it breaks."""
+    try:
+        fh = open(path, encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    with fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: not a JSON trace record ({exc.msg})") from None
-            if not isinstance(rec, dict) or "hands" not in rec:
-                raise ValueError(f"{path}:{lineno}: a trace record needs a 'hands' list")
+                rec = loads_record(line)
+            except ValueError as exc:
+                raise ValueError(f"{path}:{lineno}: not a JSON trace record ({exc})") from None
+            found = problem(rec)
+            if found:
+                raise ValueError(f"{path}:{lineno}: not a trace record: {found} (the format: "
+                                 "ginbots/arena/trace.schema.json)")
             yield rec
 
 

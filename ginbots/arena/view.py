@@ -17,6 +17,8 @@ from typing import Any
 from ginbots.game.cards import CARD_NAMES, cards_of, mask_of, parse_card
 from ginbots.game.melds import melded_and_rest, min_deadwood
 
+from .schema import loads_record, problem
+
 
 class TraceProblem(ValueError):
     """A trace line or game that cannot be shown: names the file, the line and what is wrong."""
@@ -33,16 +35,17 @@ def read_games(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads_record(line)
         except ValueError as exc:
             problems.append(f"{path}:{lineno}: not a JSON game record ({exc}); a truncated write?")
             continue
-        if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
-            problems.append(f"{path}:{lineno}: a game record needs a 'hands' list")
+        found = problem(record)
+        if found:
+            problems.append(f"{path}:{lineno}: not a game record: {found}")
             continue
         try:
             record["_frames"] = frames_of(record)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             problems.append(f"{path}:{lineno}: game cannot be replayed for viewing: {type(exc).__name__}: {exc}")
             continue
         record["_line"] = lineno

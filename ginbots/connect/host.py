@@ -140,8 +140,8 @@ class ProcessPlayer(Player):
         self._error = None
         command, cwd = self.command, self.cwd
         if self.scratch is not None:
-            command = sandbox_tools.wrap(self.command, self.scratch, self.hide, self.env)
-            cwd = str(self.scratch)
+            command = sandbox_tools.wrap(self.command, self.scratch, self.hide, self.env, chdir=self.cwd)
+            cwd = self.cwd or str(self.scratch)
         try:
             self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._log, cwd=cwd, env=self.env, close_fds=True,

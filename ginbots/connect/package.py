@@ -13,6 +13,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,8 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ginbots import PUBLIC_NAMES
-from ginbots import __version__
+from ginbots import PUBLIC_NAMES, __version__
 from ginbots.players.registry import available_players, parse_spec
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -331,12 +331,14 @@ class Verification:
     games: int = 0
     wins: int = 0
     forfeits: int = 0
+    #: What was checked and held, in order (``package --verify`` lists it).
+    checked: list[str] = field(default_factory=list)
 
     def text(self) -> str:
         head = f"{self.archive}: {'PASS' if self.ok else 'FAIL'}"
         if self.games:
             head += f" ({self.games} smoke games vs simple: {self.wins} won, {self.forfeits} forfeits)"
-        return "\n".join([head] + [f"  - {p}" for p in self.problems])
+        return "\n".join([head] + [f"  ok: {c}" for c in self.checked] + [f"  - {p}" for p in self.problems])
 
 
 def fresh_python(where: Path, requirements: dict[str, str]) -> Path:
@@ -396,6 +398,37 @@ def _smoke_games(remote: Any, games: int, report: Verification) -> None:
             report.problems.append(f"smoke game {g}: {res.forfeit.reason}")
 
 
+#: Address-space cap of the archive's bot in its smoke games (the default of an isolated bot).
+SMOKE_MEMORY_MB = 2048
+_TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+def _launch_problem(root: Path, manifest: dict[str, Any], args: Any) -> str | None:
+    """Why the archive would start something else than its bot's bridge, or None: the bridge arguments
+    must be the bot's name or ``--import MODULE:CLASS`` with its parameter file, and the Java shim's
+    ``bridge.properties`` and the manifest's command must be exactly the command they make (a rewritten
+    ``command=sh -c ...`` with a re-hashed manifest fails here)."""
+    if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+        return f"{MANIFEST}: entry_points.bridge_args must be a list of strings"
+    named = len(args) == 3 and args[0] == manifest["bot"]
+    imported = len(args) == 4 and args[0] == "--import" and _TARGET.fullmatch(args[1]) is not None
+    if not (named or imported) or args[-2:] != ["--params", "params.json"]:
+        return (f"{MANIFEST}: entry_points.bridge_args {args} are not BOT --params params.json or "
+                "--import MODULE:CLASS --params params.json")
+    bridge = "python3 -m ginbots.connect.bridge " + " ".join(args)
+    if manifest.get("entry_points", {}).get("bridge") != bridge:
+        return f"{MANIFEST}: entry_points.bridge is not {bridge!r}"
+    props = root / "java" / "classes" / "ginbots" / "bridge.properties"
+    try:
+        lines = [line.strip() for line in props.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"java/classes/ginbots/bridge.properties cannot be read: {exc}"
+    if lines != [f"command={bridge}", "directory=../../.."]:
+        return (f"java/classes/ginbots/bridge.properties starts {lines[0][8:] if lines else 'nothing'!r}, not the "
+                f"bridge `ginbots package` writes ({bridge!r})")
+    return None
+
+
 def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) -> Verification:
     """Unpack into a fresh directory, check hashes and completeness, play smoke games from the copy.
 
@@ -426,12 +459,17 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
             return report
         try:
             manifest = _read_manifest(root)
+        except RecursionError:
+            report.problems.append(f"{MANIFEST} malformed: nested too deeply to read")
+            return report
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             report.problems.append(f"{MANIFEST} missing or malformed: {exc}")
             return report
         report.problems.extend(_file_problems(root, manifest["files"]))
         if report.problems:
             return report
+        report.checked.append(f"{len(manifest['files'])} files present, each with the sha256 of {MANIFEST}, "
+                              "nothing unlisted, no path leaving the archive")
         python = Path(sys.executable)
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
         if fresh_env:
@@ -444,12 +482,17 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
                 return report
             env.update(HOME=str(home), PYTHONNOUSERSITE="1")
         args = manifest.get("entry_points", {}).get("bridge_args") or [manifest["bot"], "--params", "params.json"]
-        if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
-            report.problems.append(f"{MANIFEST}: entry_points.bridge_args must be a list of strings")
+        problem = _launch_problem(root, manifest, args)
+        if problem:
+            report.problems.append(problem)
             return report
+        report.checked.append("the Java shim's bridge.properties and the manifest start exactly the bridge "
+                              "`ginbots package` writes for this bot")
         command = [str(python), "-m", "ginbots.connect.bridge", *args]
         try:
-            remote = ProcessPlayer(command, label=manifest["spec"], cwd=str(root), isolated=True, env=env)
+            # The smoke games run the archive's code as a judge runs an entry: sandboxed, memory-capped.
+            remote = ProcessPlayer(command, label=manifest["spec"], cwd=str(root), isolated=True, env=env,
+                                   sandbox=True, pythonpath=[str(root)], memory_mb=SMOKE_MEMORY_MB)
         except Exception as exc:
             report.problems.append(f"the bridge did not start from the unpacked archive: {exc}")
             return report
@@ -458,7 +501,11 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
             if not where.startswith(str(root.resolve())) and not where.startswith(str(root)):
                 report.problems.append(f"the bridge loaded ginbots from {where}, not from the archive")
                 return report
+            report.checked.append(f"the bridge runs ginbots from the archive ({where})")
             _smoke_games(remote, games, report)
+            if not report.forfeits:
+                report.checked.append(f"{games} smoke games against Simple, sandboxed with a {SMOKE_MEMORY_MB} MiB "
+                                      "address-space cap: no forfeit")
         finally:
             remote.close()
     report.ok = not report.problems

@@ -102,7 +102,7 @@ def bot_environment(scratch: Path, pythonpath: Sequence[str] = ()) -> dict[str, 
     """The whole environment an isolated bot gets: nothing of the runner's but what Python needs."""
     env = {"PATH": os.pathsep.join(p for p in (str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin")),
            "HOME": str(scratch), "TMPDIR": str(scratch), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONUNBUFFERED": "1"}
+           "PYTHONUNBUFFERED": "1", "PYTHONNOUSERSITE": "1"}
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(pythonpath)
     for name in ("OMP_NUM_THREADS", "GINBOTS_WEIGHTS"):  # settings a bot may legitimately need
@@ -112,10 +112,10 @@ def bot_environment(scratch: Path, pythonpath: Sequence[str] = ()) -> dict[str, 
 
 
 def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike[str]] = (),
-         env: dict[str, str] | None = None) -> list[str]:
+         env: dict[str, str] | None = None, chdir: str | os.PathLike[str] | None = None) -> list[str]:
     """``command`` inside bubblewrap (when it works here): read-only root, the ``hide`` folders and
     every other bot's scratch empty, ``scratch`` writable, new namespaces, no capabilities, ``env``
-    only. Without bubblewrap, ``command`` unchanged (the caller still scrubs the environment)."""
+    only; it starts in ``chdir`` (default: ``scratch``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the environment)."""
     bwrap = bubblewrap()
     if bwrap is None:
         return list(command)
@@ -135,7 +135,7 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
     args += ["--bind", str(scratch), str(scratch)]
     for folder in empty:
         args += ["--remount-ro", folder]
-    args += ["--chdir", str(scratch), "--clearenv"]
+    args += ["--chdir", str(chdir or scratch), "--clearenv"]
     for key, value in (env or {}).items():
         args += ["--setenv", key, value]
     return args + ["--", *command]

@@ -26,12 +26,13 @@ from optuna.trial import TrialState
 import ginbots
 from ginbots.arena.match import MatchConfig, derive_seed, run_match
 from ginbots.arena.stats import wilson
+from ginbots.connect.host import describe_bot, parse_checked
 from ginbots.game.engine import GameConfig
 from ginbots.players.base import resolve_params
-from ginbots.players.registry import PlayerSpec, parse_spec, player_class, tuned_dirs
+from ginbots.players.registry import PlayerSpec, bot_info, tuned_dirs
 
 from .space import search_space, suggest
-from .storage import open_storage, recover_interrupted
+from .storage import StorageError, open_storage, recover_interrupted
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 #: Study settings that must not change when a study is resumed.
@@ -99,6 +100,8 @@ class Tally:
     points_for: int = 0
     points_against: int = 0
     forfeits: int = 0
+    #: Games the opponents forfeited, by opponent: a win over a broken opponent says nothing of the bot.
+    opponent_forfeits: dict[str, int] = field(default_factory=dict)
 
     def add(self, report_json: dict[str, Any], games: list[dict[str, Any]]) -> None:
         a = report_json["A"]
@@ -106,6 +109,9 @@ class Tally:
         self.wins += a["wins"]
         self.decided += a["wins"] + a["losses"]
         self.forfeits += a["forfeits"]
+        if report_json["B"]["forfeits"]:
+            name = report_json["players"]["B"]
+            self.opponent_forfeits[name] = self.opponent_forfeits.get(name, 0) + report_json["B"]["forfeits"]
         for g in games:
             for h in g["hands"]:
                 self.hands += 1
@@ -129,7 +135,7 @@ class Tally:
         lo, hi = wilson(self.wins, self.decided, confidence)
         return {"games": self.games, "wins": self.wins, "decided": self.decided, "win_rate": self.win_rate,
                 "ci90": [lo, hi], "net_points_per_hand": self.net_points_per_hand, "hands": self.hands,
-                "forfeits": self.forfeits}
+                "forfeits": self.forfeits, "opponent_forfeits": dict(self.opponent_forfeits)}
 
 
 def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batches: int,
@@ -146,7 +152,7 @@ def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batc
             n = max(2, int(round(per / 2)) * 2)
             config = MatchConfig(games=n, seed=derive_seed(seed, b, i), workers=workers, duplicate=True,
                                  game=GameConfig())
-            report = run_match(spec, parse_spec(name).isolated(None), config, progress=progress)
+            report = run_match(spec, parse_checked(name).isolated(None), config, progress=progress)
             tally.add(report.to_json(), report.games)
         yield b, tally
 
@@ -168,9 +174,12 @@ def _settings(cfg: TuneConfig, space_names: list[str]) -> dict[str, Any]:
 def load_study(cfg: TuneConfig, worker: int = 0) -> tuple[optuna.Study, Any]:
     """Create or resume the study; a resumed study must have been run with the same settings."""
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    cls = player_class(cfg.bot)
+    cls = bot_info(cfg.bot, describe_bot)
     space = search_space(cls, cfg.only or None, cfg.fixed, cfg.ranges)
-    storage = open_storage(cfg.storage)
+    try:
+        storage = open_storage(cfg.storage)
+    except StorageError as exc:
+        raise StudyError(str(exc)) from None
     sampler = optuna.samplers.TPESampler(seed=sampler_seed(cfg.seed, worker))
     try:
         study = optuna.create_study(study_name=cfg.study, storage=storage, direction="maximize",
@@ -264,7 +273,7 @@ def _report_trial(cfg: TuneConfig) -> Any:
 def _work(cfg: TuneConfig, worker: int) -> None:
     """One worker process: ask, evaluate and tell trials until the study holds ``cfg.trials`` finished ones."""
     study, _ = load_study(cfg, worker)
-    space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed, cfg.ranges)
+    space = search_space(bot_info(cfg.bot, describe_bot), cfg.only or None, cfg.fixed, cfg.ranges)
     worker_id = f"{socket.gethostname()}:{os.getpid()}"
     report = _report_trial(cfg)
     started = time.monotonic()
@@ -427,7 +436,7 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
     requeued = recover_interrupted(study, storage)
     if not study.get_trials(deepcopy=False):
         # The defaults are the first trial: a study is then never "best" below the bot's own defaults on its seeds.
-        space = search_space(player_class(cfg.bot), cfg.only or None, cfg.fixed, cfg.ranges)
+        space = search_space(bot_info(cfg.bot, describe_bot), cfg.only or None, cfg.fixed, cfg.ranges)
         study.enqueue_trial({hp.name: hp.default for hp in space}, user_attrs={"defaults": True})
     if requeued and not cfg.quiet:
         print(f"resuming {cfg.study}: re-queued interrupted trial(s) {requeued}")
@@ -447,7 +456,7 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
         raise StudyError(f"study {cfg.study!r} stopped at {_finished(study)} of {cfg.trials} trials")
     best_params = {**cfg.fixed, **study.best_trial.params}
     best = heldout(cfg, best_params, f"{cfg.bot}:tuned")
-    cls = player_class(cfg.bot)
+    cls = bot_info(cfg.bot, describe_bot)
     if resolve_params(cls, best_params) == resolve_params(cls, cfg.fixed):
         # The defaults won the study: their held-out games would be the same games again.
         if not cfg.quiet:
@@ -465,7 +474,10 @@ def summary_text(cfg: TuneConfig, study: optuna.Study, best: dict[str, Any], def
                  path: Path, elapsed: float) -> str:
     t = study.best_trial
     fmt = lambda r: (f"{r['win_rate'] * 100:.1f}% [{r['ci90'][0] * 100:.1f}, {r['ci90'][1] * 100:.1f}] "  # noqa: E731
-                     f"over {r['games']} games, net {r['net_points_per_hand']:+.2f} pts/hand")
+                     f"over {r['games']} games, net {r['net_points_per_hand']:+.2f} pts/hand; "
+                     f"forfeits: {r['forfeits']} own, " + (", ".join(f"{n} {k}" for n, k in
+                                                                  r.get("opponent_forfeits", {}).items())
+                                                        or "0") + " by opponents")
     lines = [
         f"study {cfg.study}: {_finished(study)} trials finished in {elapsed:.0f} s; best trial {t.number}: "
         f"{cfg.objective} {t.value:.4f} on the study's {cfg.games_per_trial} games",
@@ -473,6 +485,11 @@ def summary_text(cfg: TuneConfig, study: optuna.Study, best: dict[str, Any], def
         f"  held-out ({cfg.heldout_games} fresh games vs {', '.join(cfg.opponents)}, 90% Wilson):",
         f"    tuned:    {fmt(best)}",
         f"    defaults: {fmt(default)}",
-        f"  written: {path} (use: ginbots match {cfg.bot}:tuned simple)",
     ]
+    if default["win_rate"] >= best["win_rate"] and cfg.objective == "winrate" or \
+            default["net_points_per_hand"] >= best["net_points_per_hand"] and cfg.objective == "points":
+        lines.append(f"  the defaults did as well or better on the held-out games: {cfg.bot} with no parameters is "
+                     "as good a choice as the tuned ones")
+    # NAME:tuned reads only the parameters the package ships; a study's own file is named by its path.
+    lines.append(f"  written: {path} (use: ginbots match {cfg.bot}:{path} {cfg.opponents[0]})")
     return "\n".join(lines)

@@ -6,8 +6,10 @@ found and requeued, so stopping a study never loses more than the trial in progr
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,21 +38,38 @@ def _sqlite_path(url: str) -> Path | None:
     return Path(url[len("sqlite:///"):]) if url.startswith("sqlite:///") and len(url) > len("sqlite:///") else None
 
 
+class StorageError(ValueError):
+    """A study's storage that cannot be used: names the file or URL and what is wrong with it."""
+
+
 def open_storage(url: str) -> Any:
     """An Optuna storage: an RDB URL (``sqlite:///``, ``postgresql://``...) or a journal file path.
 
     Several processes may open a fresh SQLite file at once (its tables are created under a file
-    lock); a journal's lock file left behind by a killed process is removed.
+    lock); a journal's lock file left behind by a killed process is removed, and its torn last
+    record (a process killed mid-write) set aside. Anything else that is not a study's storage
+    raises ``StorageError`` naming it.
     """
     if "://" in url:
         url = database_url(url)
         sqlite = _sqlite_path(url)
-        if sqlite is None:
-            return optuna.storages.RDBStorage(url)
-        sqlite.parent.mkdir(parents=True, exist_ok=True)
-        with _file_lock(sqlite.with_name(sqlite.name + ".create-lock")):
-            return optuna.storages.RDBStorage(url)
+        try:
+            if sqlite is None:
+                return optuna.storages.RDBStorage(url)
+            if sqlite.exists() and sqlite.stat().st_size and not sqlite.read_bytes()[:16].startswith(SQLITE_MAGIC):
+                raise StorageError(f"{sqlite} is not an SQLite database (it does not start with the SQLite "
+                                   "header); give a new file or the study's own database")
+            sqlite.parent.mkdir(parents=True, exist_ok=True)
+            with _file_lock(sqlite.with_name(sqlite.name + ".create-lock")):
+                return optuna.storages.RDBStorage(url)
+        except StorageError:
+            raise
+        except Exception as exc:  # SQLAlchemy's errors: unreachable server, wrong driver, a damaged file
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StorageError(f"storage {url} cannot be opened: {type(exc).__name__}: {first}") from None
     path = Path(url)
+    if path.exists():
+        check_journal(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = Path(str(path) + ".lock")
     try:
@@ -59,6 +78,44 @@ def open_storage(url: str) -> Any:
     except OSError:
         pass
     return JournalStorage(JournalFileBackend(str(path)))
+
+
+#: The first bytes of every SQLite database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_journal(path: Path) -> None:
+    """An Optuna journal file, checked before Optuna reads it: each line one JSON object. A torn last
+    line (no newline, not JSON: a writer killed mid-record) is moved to ``FILE.torn`` and cut off, as
+    nothing after it was ever written; anything else that is not a journal raises ``StorageError``."""
+    data = path.read_bytes()
+    if b"\x00" in data[:4096]:
+        raise StorageError(f"{path} is not an Optuna journal (binary data); give a new file or the study's "
+                           "own journal")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StorageError(f"{path} is not an Optuna journal (not UTF-8 text at byte {exc.start})") from None
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            ok = isinstance(json.loads(line), dict) and "op_code" in json.loads(line)
+        except (ValueError, RecursionError):
+            ok = False
+        if ok:
+            continue
+        if number == len(lines):  # the last line, with no newline after it: a torn write
+            torn = path.with_name(path.name + ".torn")
+            torn.write_text(line)
+            with open(path, "r+b") as fh:
+                fh.truncate(len(data) - len(line.encode("utf-8")))
+            print(f"ginbots tune: {path}: its last record was torn (a writer killed mid-write); set aside in "
+                  f"{torn}, the study resumes from the records before it", file=sys.stderr)
+            return
+        raise StorageError(f"{path}:{number}: not an Optuna journal record ({line[:60]!r}); give a new file "
+                           "or the study's own journal")
 
 
 class _file_lock:
@@ -121,8 +178,11 @@ def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
         if untagged or (t.state == TrialState.RUNNING and worker.rpartition(":")[0] == host):
             if not untagged and _alive(int(worker.rpartition(":")[2])):
                 continue
-            storage.set_trial_user_attr(t._trial_id, "interrupted", True)
-            storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+            try:
+                storage.set_trial_user_attr(t._trial_id, "interrupted", True)
+                storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+            except optuna.exceptions.UpdateFinishedTrialError:
+                continue  # its worker finished it between our look and now: not interrupted after all
         elif not (t.state == TrialState.FAIL and t.user_attrs.get("interrupted")):
             continue
         if t.number in retried:
