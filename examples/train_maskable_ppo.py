@@ -42,7 +42,7 @@ def play_games(model, opponent: str, games: int, seed: int) -> tuple[int, int]:
     """Games to 100 against ``opponent`` (the agent alternates seats); (wins, finished games)."""
     wins = finished = 0
     for g in range(games):
-        env = FlatMasked(GinRummyVsBot(opponent, seat=g % 2, reward="win"))
+        env = FlatMasked(GinRummyVsBot(opponent, seat=g % 2, single_hand=False, reward="win"))
         obs, _ = env.reset(seed=seed + g)
         while True:
             action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)

@@ -33,26 +33,51 @@ def _confidence(text: str) -> float:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from ginbots.connect.host import describe_bot
-    from ginbots.players.registry import describe_players
+    from ginbots.players.registry import describe_players, load_params_file, tuned_params_path
 
     players = describe_players(describe=lambda name, params: describe_bot(name, params))
+    for p in players:
+        path = tuned_params_path(p["name"])
+        if path is not None:
+            record = json.loads(path.read_text())
+            held = record.get("heldout") or {}
+            p["tuned"] = {"spec": f"{p['name']}:tuned", "params": load_params_file(path),
+                          "heldout": held, "opponents": record.get("opponents", [])}
     if args.json:
         print(json.dumps(players, indent=2, default=str))
         return 0
+    width = max(len(p["name"]) for p in players)
     for p in players:
         if "error" in p:
-            print(f"{p['name']}  [failed to load: {p['error']}]")
+            print(f"{p['name']:<{width}}  [failed to load: {p['error']}]")
             continue
-        print(f"{p['name']}  ({p['target']})\n    {p['summary']}")
-        for hp in p["hyperparameters"]:
-            if hp["choices"]:
-                space = "{" + ", ".join(map(str, hp["choices"])) + "}"
-            elif hp["type"] == "bool":
-                space = "{true, false}"
-            else:
-                space = f"[{hp['low']}, {hp['high']}]{' log' if hp['log'] else ''}"
-            print(f"    - {hp['name']} = {hp['default']!r}  {hp['type']} {space}  {hp['doc']}")
+        line = f"{p['name']:<{width}}  {p['summary'].replace('``', '')}"
+        print(line if len(line) <= 110 or args.params else line[:107] + "...")
+        tuned = p.get("tuned")
+        if tuned:
+            held = tuned["heldout"]
+            shown = (f": {100 * held['win_rate']:.1f}% of {held['games']:,} held-out games vs "
+                     f"{', '.join(tuned['opponents'])}" if held else "")
+            print(f"{'':<{width}}  also {tuned['spec']}{shown}")
+        if args.params:
+            for hp in p["hyperparameters"]:
+                print(f"{'':<{width}}    - {_hyperparameter_line(hp)}")
+    if not args.params:
+        print("\nginbots list --params shows every bot's hyperparameters; docs/bots/ has each bot's page")
     return 0
+
+
+def _hyperparameter_line(hp: dict[str, Any]) -> str:
+    def short(value: Any) -> str:
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+    if hp["choices"]:
+        space = "{" + ", ".join(map(str, hp["choices"])) + "}"
+    elif hp["type"] == "bool":
+        space = "{true, false}"
+    else:
+        space = f"[{short(hp['low'])}, {short(hp['high'])}]{' log' if hp['log'] else ''}"
+    return f"{hp['name']} = {short(hp['default'])}  {hp['type']} {space}  {hp['doc']}"
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -410,7 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_play_commands(sub: Any) -> None:
     """Commands that play, replay and show games: list, match, replay, play, view."""
-    p = sub.add_parser("list", help="registered players and their hyperparameters")
+    p = sub.add_parser("list", help="registered players, one line each (--params: their hyperparameters)")
+    p.add_argument("--params", action="store_true", help="every bot's hyperparameters, defaults and ranges")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_list)
 

@@ -97,3 +97,47 @@ def test_the_readme_walk_through_runs(tmp_path):
             assert done.returncode == 0, f"`ginbots {' '.join(args)}` failed:\n{done.stdout}\n{done.stderr}"
             ran.append(args[0])
     assert {"list", "match", "replay", "tournament", "tune", "package", "openspiel"} <= set(ran)
+
+
+def test_every_figure_shown_is_the_one_its_result_file_gives():
+    """README and docs show figures as marked spans; each must equal what docs/figures.py renders from its
+    committed file (run `python docs/figures.py` after new results), and every file must exist."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import figures
+    finally:
+        sys.path.pop(0)
+    problems = figures.differences(write=False)
+    assert not problems, "\n".join(problems)
+    shown = sum(len(figures.SPAN.findall(p.read_text())) for p in figures.pages())
+    assert shown >= 15  # the README's table alone shows this many
+
+
+def test_the_figure_check_catches_a_figure_typed_by_hand(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import figures
+    finally:
+        sys.path.pop(0)
+    page = tmp_path / "README.md"
+    page.write_text("<!-- fig:safe-vs-simple -->55.0% [54.0, 56.0] (10,000 games)<!-- /fig -->\n"
+                    "<!-- fig:no-such-figure -->1<!-- /fig -->\n")
+    monkeypatch.setattr(figures, "pages", lambda: [page])
+    monkeypatch.setattr(figures, "ROOT", ROOT)
+    problems = figures.differences(write=False)
+    assert any("safe-vs-simple shows '55.0%" in p for p in problems)
+    assert any("no-such-figure is not in docs/figures.toml" in p for p in problems)
+
+
+#: What docs/api.md tells users to build: the root and every wing (pdoc follows their submodules).
+API_MODULES = ("ginbots", "ginbots.game", "ginbots.search", "ginbots.estimators", "ginbots.players", "ginbots.connect",
+               "ginbots.arena", "ginbots.training", "ginbots.tuning")
+
+
+def test_the_api_reference_builds_from_the_docstrings(tmp_path):
+    """pdoc renders every public module; a broken docstring or import fails here (and so in CI)."""
+    done = subprocess.run([sys.executable, "-m", "pdoc", "--docformat", "restructuredtext", "-o", str(tmp_path),
+                           *API_MODULES], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0 and "Warn" not in done.stderr, done.stderr[-3000:]
+    for page in ("ginbots.html", "ginbots/game/engine.html", "ginbots/players/base.html", "ginbots/arena/match.html"):
+        assert (tmp_path / page).exists(), page

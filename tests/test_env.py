@@ -5,6 +5,7 @@ import sys
 import threading
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -86,7 +87,7 @@ def play_vs_bot(env, seed, rng):
 
 
 def test_gymnasium_wrapper_plays_a_game_against_a_bundle_bot_reproducibly():
-    env = GinRummyVsBot("simple", seat=1)
+    env = GinRummyVsBot("simple", seat=1, single_hand=False)
     rewards, info, steps = play_vs_bot(env, 5, np.random.default_rng(1))
     scores = info["scores"]
     assert sum(rewards) == scores[1] - scores[0]
@@ -128,7 +129,7 @@ def test_gymnasium_wrapper_reports_an_opponent_forfeit_and_ends_the_episode():
         def discard(self):
             raise RuntimeError("boom")
 
-    env = GinRummyVsBot(lambda: Crashes(seed=1), reward="win")
+    env = GinRummyVsBot(lambda: Crashes(seed=1), single_hand=False, reward="win")
     obs, _ = env.reset(seed=4)
     for _ in range(200):
         obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
@@ -136,6 +137,36 @@ def test_gymnasium_wrapper_reports_an_opponent_forfeit_and_ends_the_episode():
             break
     assert terminated and reward == 1.0 and info["winner"] == 0
     assert "boom" in info["forfeit"] and "seat 1" in info["forfeit"]
-    with pytest.raises(RuntimeError, match="call reset"):
+    with pytest.raises(gymnasium.error.ResetNeeded, match="game is over: call reset"):
         env.step(0)
     env.close()
+
+
+def test_stepping_before_reset_or_after_the_end_is_the_librarys_reset_error():
+    with pytest.raises(gymnasium.error.ResetNeeded, match="before reset"):
+        GinRummyVsBot("simple").step(0)
+    aec = GinRummyEnv()
+    with pytest.raises(gymnasium.error.ResetNeeded, match="before reset"):
+        aec.step(0)
+    aec.reset(seed=1)
+    for agent in aec.agent_iter():  # random legal play to the end, then the dead steps
+        obs, _, terminated, truncated, _ = aec.last()
+        aec.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not aec.agents
+    with pytest.raises(gymnasium.error.ResetNeeded, match="every agent"):
+        aec.step(0)
+
+
+def test_an_episode_is_one_hand_by_default_and_the_state_prints_and_returns():
+    env = GinRummyEnv()
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    state = env.state
+    assert len(state.hands_played) == 1
+    returns = state.returns()
+    assert returns[0] == -returns[1] == state.scores[0] - state.scores[1]
+    text = str(state)
+    assert "seat 0:" in text and "seat 1:" in text and "deadwood" in text and "game-over" in text
+    assert repr(state).startswith("GinState(hand=1, phase=game-over")

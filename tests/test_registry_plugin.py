@@ -30,7 +30,7 @@ def _install_fake_plugin(tmp_path, monkeypatch):
 def test_entry_point_bots_are_listed_and_playable(tmp_path, monkeypatch, capsys):
     _install_fake_plugin(tmp_path, monkeypatch)
     assert available_players()["cautious"] == "thirdparty_bot:CautiousBot"
-    assert main(["list"]) == 0
+    assert main(["list", "--params"]) == 0
     listed = capsys.readouterr().out
     assert "cautious" in listed and "patience = 3" in listed
     assert parse_spec("cautious:patience=5").params == {"patience": 5}

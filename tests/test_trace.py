@@ -111,7 +111,7 @@ def test_engine_traces_follow_the_published_schema():
     (lambda r: {**r, "hands": [{**r["hands"][0], "upcard": "ZZ"}]}, "does not match"),
     (lambda r: {**r, "hands": [{**r["hands"][0], "events": [{"e": "teleport"}]}]}, "must be one of"),
     (lambda r: {**r, "hands": [{**r["hands"][0], "starting_player": True}]}, "starting_player must be integer"),
-    (lambda r: {k: v for k, v in r.items() if k != "engine_seed"}, "lacks 'engine_seed'"),
+    (lambda r: {k: v for k, v in r.items() if k != "hands"}, "lacks 'hands'"),
 ])
 def test_a_malformed_record_is_refused_by_replay_and_view_with_its_line(tmp_path, capsys, mangle, words):
     import jsonschema

@@ -75,3 +75,34 @@ def test_a_match_whose_every_game_fails_on_missing_weights_stops_with_that_cause
                           "--no-progress"], env=env, capture_output=True, text=True, timeout=120)
     assert res.returncode == 3, res.stdout + res.stderr
     assert "shankar_cnn" in res.stderr and res.stderr.count("corrupt or stale") == 1
+
+
+def test_a_garbage_npz_with_a_matching_card_names_its_file(tmp_path):
+    """A tables file whose card was re-hashed to match still has to be the tables: the error names it."""
+    import hashlib
+
+    from ginbots.estimators.bayes import BayesianEstimator
+
+    _copy(tmp_path, "bayes_tables.npz")
+    path = tmp_path / "bayes_tables.npz"
+    path.write_bytes(b"PK\x03\x04 this is no zip archive")
+    card = json.loads((tmp_path / "bayes_tables.card.json").read_text())
+    card["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (tmp_path / "bayes_tables.card.json").write_text(json.dumps(card))
+    with pytest.raises(WeightsError, match="bayes_tables.npz is not the Bayesian tables"):
+        BayesianEstimator.load(path)
+
+
+def test_a_corrupt_second_weights_file_stops_the_champion_before_its_first_game(tmp_path):
+    """In process too: the runner prepares each bot (both of the champion's estimators) before any game."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "mlp8_heuristic.onnx").write_bytes(b"not a network")
+    shutil.copy(find_weights("mlp8_heuristic.card.json"), tmp_path / "mlp8_heuristic.card.json")
+    env = {**os.environ, "GINBOTS_WEIGHTS": str(tmp_path)}
+    res = subprocess.run([sys.executable, "-m", "ginbots", "match", "champion", "simple", "--games", "4",
+                          "--no-progress"], env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode != 0 and "mlp8_heuristic.onnx" in res.stderr and "corrupt or stale" in res.stderr
+    assert "games to 100" not in res.stdout  # stopped before any game was counted

@@ -1,8 +1,9 @@
 """EAAI Gin Rummy as a PettingZoo AEC environment, and a Gymnasium one against a bundle bot.
 
 Both play the exact challenge rules of ``ginbots.game.state`` (layoffs, undercuts, the
-first-upcard protocol, the two-card stock end, games to 100). Needs the ``env``
-extra: ``pip install 'ginbots[env]'``.
+first-upcard protocol, the two-card stock end). An episode is one hand by default, as RL users
+expect; ``single_hand=False`` makes it a whole game to 100. Needs the ``env`` extra:
+``pip install 'ginbots[env]'``.
 
 Actions (``Discrete(57)``): 0-51 discard that card; 52 take the face-up card; 53
 decline it (draw from the stock, or pass the first upcard); 54 do not knock; 55
@@ -130,7 +131,7 @@ class GinRummyEnv(AECEnv):
 
     metadata = {"name": "ginbots_gin_rummy_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
-    def __init__(self, *, single_hand: bool = False, reward: str = "points", goal_score: int = GOAL_SCORE,
+    def __init__(self, *, single_hand: bool = True, reward: str = "points", goal_score: int = GOAL_SCORE,
                  max_turns_per_hand: int = 1000, max_hands_per_game: int = 1000,
                  render_mode: str | None = None) -> None:
         super().__init__()
@@ -173,6 +174,11 @@ class GinRummyEnv(AECEnv):
                 "action_mask": legal_mask(self.state, seat)}
 
     def step(self, action: Any) -> None:
+        if self.state is None:
+            raise gymnasium.error.ResetNeeded("GinRummyAEC.step() before reset(): call reset() first")
+        if not self.agents:
+            raise gymnasium.error.ResetNeeded("every agent of GinRummyAEC is done (the game is over): call reset() "
+                                              "for a new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -215,14 +221,8 @@ class GinRummyEnv(AECEnv):
 
 
 def describe(state: GinState | None) -> str:
-    """A short text picture of the table (both hands: for a spectator, not a player)."""
-    if state is None:
-        return "(no game)"
-    names = lambda mask: " ".join(CARD_NAMES[c] for c in cards_of(mask))  # noqa: E731
-    face_up = CARD_NAMES[state.pile[-1]] if state.pile else "--"
-    return (f"hand {len(state.hands_played)}, scores {state.scores[0]}-{state.scores[1]}, "
-            f"{PHASE_NAMES[state.phase]} for player_{state.current}; face-up {face_up}, stock {52 - state.top}\n"
-            f"  player_0: {names(state.hands[0])}\n  player_1: {names(state.hands[1])}")
+    """A short text picture of the table (both hands: for a spectator, not a player): ``str(state)``."""
+    return "(no game)" if state is None else str(state)
 
 
 # --- single agent against a bundle bot -------------------------------------------------------------
@@ -273,7 +273,7 @@ class GinRummyVsBot(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, opponent: str | Callable[[], Player] = "simple", *, seat: int = 0, single_hand: bool = False,
+    def __init__(self, opponent: str | Callable[[], Player] = "simple", *, seat: int = 0, single_hand: bool = True,
                  reward: str = "points", goal_score: int = GOAL_SCORE, illegal_penalty: float | None = None,
                  render_mode: str | None = None) -> None:
         _check_options(reward, goal_score)
@@ -341,8 +341,10 @@ class GinRummyVsBot(gymnasium.Env):
                 else np.zeros(NUM_ACTIONS, dtype=np.int8)}
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        if self.state is None:
+            raise gymnasium.error.ResetNeeded("GinRummyVsBot.step() before reset(): call reset() first")
         if self._last != "decide":
-            raise RuntimeError("the game is over: call reset()")
+            raise gymnasium.error.ResetNeeded("GinRummyVsBot: the game is over: call reset() for a new one")
         state = self.state
         try:
             action = _as_action(action)

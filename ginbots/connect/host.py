@@ -341,7 +341,9 @@ def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: flo
     behind the bridge (``ginbots.connect.sandbox``), with an address-space cap of ``spec.memory_mb``,
     its stderr in a log under ``spec.log_dir`` and the folders of ``spec.hidden`` out of its sight."""
     if not spec.isolate:
-        return spec.make(seed=seed)
+        player = spec.make(seed=seed)
+        player.prepare()  # its weights and runtime now, named if broken, not at its first decision
+        return player
     log = None
     if spec.log_dir is not None:
         safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in spec.display)[:60]

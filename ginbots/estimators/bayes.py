@@ -10,6 +10,7 @@ candidate shares a suit with the face-up card and/or the discard.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -101,11 +102,15 @@ class BayesianEstimator(Estimator):
 
     @classmethod
     def load(cls, path: str | Path, squash: str = "logistic") -> "BayesianEstimator":
-        from .weights import check_weights
+        from .weights import WeightsError, check_weights
 
         check_weights(path)
-        with np.load(path) as data:
-            return cls(data["held"], data["seen"], squash)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls(data["held"], data["seen"], squash)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+            raise WeightsError(f"weights file {path} is not the Bayesian tables (.npz with 'held' and 'seen'): "
+                               f"{type(exc).__name__}: {exc}") from None
 
     def raw(self, snap: Snapshot) -> np.ndarray:
         candidate = bits(snap.unknown & ~snap.opp_known) > 0

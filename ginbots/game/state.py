@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, points_of, union
+from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of, union
 from .javarandom import JavaRandom, deal_order
-from .melds import best_meld_set, min_deadwood
+from .melds import best_meld_set, melded_and_rest, min_deadwood
 from .rules import (
     BadAnswer,
     as_bool,
@@ -432,6 +432,30 @@ class GinState:
         self.phase = HAND_OVER
         if self.scores[0] >= self.goal_score or self.scores[1] >= self.goal_score or self.single_hand:
             self.phase = GAME_OVER
+
+    def returns(self) -> tuple[float, float]:
+        """Each seat's score minus the other's so far (zero-sum), as OpenSpiel's ``State.returns()``: the
+        final payoffs once the game is over; in a single-hand game, the hand's signed points."""
+        diff = float(self.scores[0] - self.scores[1])
+        return diff, -diff
+
+    def __repr__(self) -> str:
+        return (f"GinState(hand={len(self.hands_played)}, phase={PHASE_NAMES[self.phase]}, to_act={self.current}, "
+                f"scores=({self.scores[0]}, {self.scores[1]}), stock={NUM_CARDS - self.top})")
+
+    def __str__(self) -> str:
+        """The table as a spectator sees it (both hands, melds grouped as the viewer groups them)."""
+        def hand(mask: int) -> str:
+            melds, rest = melded_and_rest(mask)
+            groups = [" ".join(CARD_NAMES[c] for c in cards_of(m)) for m in melds]
+            loose = " ".join(CARD_NAMES[c] for c in cards_of(rest))
+            return "  ".join([f"[{g}]" for g in groups] + ([loose] if loose else [])) + \
+                f"  (deadwood {min_deadwood(mask)})"
+
+        face_up = CARD_NAMES[self.pile[-1]] if self.pile else "--"
+        return (f"hand {len(self.hands_played)}, scores {self.scores[0]}-{self.scores[1]}, "
+                f"{PHASE_NAMES[self.phase]} for seat {self.current}; face-up {face_up}, stock {NUM_CARDS - self.top}\n"
+                f"  seat 0: {hand(self.hands[0])}\n  seat 1: {hand(self.hands[1])}")
 
     def winner(self) -> int | None:
         """The seat that reached the goal (or won the single hand), or None."""

@@ -7,6 +7,7 @@ import datetime
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from ginbots.estimators import BAYES_FILE, ESTIMATOR_NAMES, make_estimator
 
@@ -14,7 +15,7 @@ DEFAULT_DATA = "data/estimators/simple"
 LEARNED = ["bayes", "bayes-isru", "shankar-cnn", "simple-nn", "mlp8", "gbt"]
 
 
-def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_parser(sub: Any) -> None:
     p = sub.add_parser("estimators", help="opponent-hand estimators: generate data, build tables, train, evaluate")
     esub = p.add_subparsers(dest="estimators_command", required=True)
 

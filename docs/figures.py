@@ -1,0 +1,153 @@
+"""Every figure shown in the README and the docs, rendered from the committed result file it comes from.
+
+A figure in a page is a marked span, ``<!-- fig:ID -->74.7% [74.0, 75.4] (10,000 games)<!-- /fig -->``,
+and ``docs/figures.toml`` says where figure ID comes from:
+
+- ``kind = "winrate"``: the wins and decided games of ``role`` (A or B) pooled over the match
+  results ``files`` (a glob or a list, each a ``ginbots match --json`` file), as a win rate with its
+  90% Wilson interval and the number of games;
+- ``kind = "think"``: the mean thinking seconds per game of ``role``, pooled over the same files;
+- ``kind = "heldout"``: a tuning record's held-out check (``tuning/best/BOT.json``, ``key``);
+- ``kind = "text"``: the groups of ``pattern`` in a text ``file``, through ``format``;
+- ``kind = "value"``: one number at ``path`` (keys joined by dots) in ``file``, through ``format``.
+
+``python docs/figures.py`` rewrites every marked span from its file; ``--check`` only reports the spans
+that differ and the files that are missing (``tests/test_docs.py`` runs it, so no figure is typed by hand
+twice, and none drifts from its file).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parents[1]
+REGISTRY = ROOT / "docs" / "figures.toml"
+SPAN = re.compile(r"<!-- fig:([\w.-]+) -->(.*?)<!-- /fig -->", re.S)
+PAGES = ("README.md", "docs/**/*.md")
+
+
+def wilson(wins: int, games: int, z: float = 1.6448536269514722) -> tuple[float, float]:
+    """The Wilson score interval (90% by default), as ``ginbots.arena.stats.wilson`` gives it."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _files(spec: dict[str, Any]) -> list[Path]:
+    pattern = spec["files"]
+    names = sorted(glob.glob(str(ROOT / pattern))) if isinstance(pattern, str) else [str(ROOT / p) for p in pattern]
+    return [Path(n) for n in names]
+
+
+def render(fig_id: str, spec: dict[str, Any]) -> str:
+    """The text of a figure from its files; FileNotFoundError names what is missing."""
+    if spec["kind"] == "winrate":
+        files = _files(spec)
+        if not files or not all(f.exists() for f in files):
+            raise FileNotFoundError(f"figure {fig_id}: no result file at {spec['files']}")
+        wins = decided = games = 0
+        for f in files:
+            data = json.loads(f.read_text())
+            side = data[spec.get("role", "A")]
+            wins += side["wins"]
+            decided += side["wins"] + side["losses"]
+            games += data["games"]
+        low, high = wilson(wins, decided)
+        unit = spec.get("unit", "games")
+        return f"{100 * wins / decided:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({games:,} {unit})"
+    if spec["kind"] == "think":
+        files = _files(spec)
+        if not files:
+            raise FileNotFoundError(f"figure {fig_id}: no result file at {spec['files']}")
+        total = games = 0.0
+        for f in files:
+            data = json.loads(f.read_text())
+            total += data[spec.get("role", "A")]["think_s_per_game"] * data["games"]
+            games += data["games"]
+        return spec.get("format", "{:.2f} s").format(total / games)
+    if spec["kind"] == "heldout":
+        path = ROOT / spec["file"]
+        if not path.exists():
+            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
+        side = json.loads(path.read_text())[spec.get("key", "heldout")]
+        low, high = wilson(side["wins"], side["decided"])
+        return f"{100 * side['wins'] / side['decided']:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({side['games']:,} games)"
+    if spec["kind"] == "text":
+        path = ROOT / spec["file"]
+        if not path.exists():
+            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
+        found = re.search(spec["pattern"], path.read_text(encoding="utf-8"), re.M)
+        if found is None:
+            raise ValueError(f"figure {fig_id}: {spec['pattern']!r} is not in {spec['file']}")
+        return spec["format"].format(*found.groups())
+    if spec["kind"] == "value":
+        path = ROOT / spec["file"]
+        if not path.exists():
+            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
+        value: Any = json.loads(path.read_text())
+        for key in spec["path"].split("."):
+            value = value[int(key)] if isinstance(value, list) else value[key]
+        return spec.get("format", "{}").format(value)
+    raise ValueError(f"figure {fig_id}: unknown kind {spec['kind']!r}")
+
+
+def registry() -> dict[str, dict[str, Any]]:
+    return tomllib.loads(REGISTRY.read_text(encoding="utf-8"))
+
+
+def pages() -> list[Path]:
+    return sorted({p for pattern in PAGES for p in ROOT.glob(pattern)})
+
+
+def _shown(page: Path) -> str:
+    return str(page.relative_to(ROOT)) if page.is_relative_to(ROOT) else str(page)
+
+
+def differences(write: bool = False) -> list[str]:
+    """Every marked span whose text is not what its file gives (rewritten when ``write``), and every
+    figure that is missing from the registry or whose file is missing."""
+    figures = registry()
+    problems = []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+
+        def fix(match: re.Match[str]) -> str:
+            fig_id, shown = match.group(1), match.group(2)
+            if fig_id not in figures:
+                problems.append(f"{_shown(page)}: figure {fig_id} is not in docs/figures.toml")
+                return match.group(0)
+            try:
+                wanted = render(fig_id, figures[fig_id])
+            except (FileNotFoundError, KeyError, ValueError) as exc:
+                problems.append(f"{_shown(page)}: {exc}")
+                return match.group(0)
+            if shown != wanted:
+                problems.append(f"{_shown(page)}: figure {fig_id} shows {shown!r}, its file gives {wanted!r}")
+            return f"<!-- fig:{fig_id} -->{wanted}<!-- /fig -->"
+
+        new = SPAN.sub(fix, text)
+        if write and new != text:
+            page.write_text(new, encoding="utf-8")
+    return problems
+
+
+if __name__ == "__main__":
+    check = "--check" in sys.argv
+    found = differences(write=not check)
+    for line in found:
+        print(line)
+    sys.exit(1 if found and check else 0)
