@@ -39,9 +39,14 @@ class FlatMasked(gym.ObservationWrapper):
 
 
 def play_games(model, opponent: str, games: int, seed: int) -> tuple[int, int]:
-    """Games to 100 against ``opponent`` (the agent alternates seats); (wins, finished games)."""
+    """Games to 100 against ``opponent`` (the agent alternates seats); (wins, finished games).
+    Prints its progress: a game to 100 takes the agent a few hundred decisions."""
     wins = finished = 0
+    start = time.monotonic()
     for g in range(games):
+        if g and (g % max(1, games // 10) == 0):
+            left = (time.monotonic() - start) / g * (games - g)
+            print(f"  vs {opponent}: {g}/{games} games, {wins} won; about {left:.0f} s left", flush=True)
         env = FlatMasked(GinRummyVsBot(opponent, seat=g % 2, single_hand=False, reward="win"))
         obs, _ = env.reset(seed=seed + g)
         while True:
@@ -54,6 +59,16 @@ def play_games(model, opponent: str, games: int, seed: int) -> tuple[int, int]:
             finished += 1
             wins += info["winner"] == g % 2
     return wins, finished
+
+
+def _has_progress_bar() -> bool:
+    """SB3's progress bar needs tqdm and rich; without them training runs without one."""
+    try:
+        import rich  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main() -> None:
@@ -71,12 +86,16 @@ def main() -> None:
     model = MaskablePPO("MlpPolicy", env, n_steps=min(2048, max(64, args.timesteps)), batch_size=64,
                         seed=args.seed, verbose=0, device="cpu")
     start = time.process_time()
-    model.learn(total_timesteps=args.timesteps)
+    print(f"training {args.timesteps} steps against random, one hand an episode (progress bar below)", flush=True)
+    model.learn(total_timesteps=args.timesteps, progress_bar=_has_progress_bar())
     print(f"trained {args.timesteps} steps in {time.process_time() - start:.0f} s of CPU")
     if args.save:
         model.save(args.save)
     for opponent in ("random", "simple"):
+        print(f"evaluating: {args.eval_games} games to 100 vs {opponent}", flush=True)
+        eval_start = time.monotonic()
         wins, finished = play_games(model, opponent, args.eval_games, seed=10_000 + args.seed)
+        print(f"  ({time.monotonic() - eval_start:.0f} s)")
         if finished:
             low, high = wilson(wins, finished, 0.90)
             print(f"vs {opponent}: won {wins} of {finished} games to 100 "

@@ -31,14 +31,24 @@ def test_a_mistyped_answer_gets_the_choices_and_the_question_again():
     answers = io.StringIO("maybe\n" + "ZZ\n" * 3 + "\n" * 4000)
     trace = play("simple", seed=2, stdin=answers, stdout=out, colour=False)
     text = out.getvalue()
-    assert "answer y (take it) or n" in text or "not a card you may discard" in text
+    assert "answer y (take it) or n" in text or "is not a card: type a card as its rank then its suit" in text
     assert trace["winner"] is not None
 
 
-def test_when_the_input_ends_the_person_resigns_and_the_game_so_far_is_saved(tmp_path):
-    save = tmp_path / "short.jsonl"
+def test_the_person_learns_how_to_type_a_card_and_why_a_card_is_refused():
+    """Said at the start; 'zz' is not a card, a card not held is refused for that reason; a knock names deadwood."""
+    from ginbots.arena.play import TerminalPlayer
+    from ginbots.game.cards import parse_cards
+
     out = io.StringIO()
-    trace = play("simple", seed=3, stdin=io.StringIO("\n" * 30), stdout=out, colour=False, save=str(save))
-    assert "you resigned (Resign: the input ended)" in out.getvalue()
-    saved = json.loads(save.read_text())
-    assert saved["forfeit"]["player"] == "you" and saved["hands"] and trace["winner"] == 1
+    person = TerminalPlayer(io.StringIO("zz\nKD\n\n"), out, colour=False, opponent="simple")
+    person.new_game(1)
+    person.start_hand(0, 0, parse_cards("AC 2C 3C 4H 5H 6H 7S 8S 9S TS"))
+    person.report_draw(0, parse_cards("JS").bit_length() - 1)
+    person.discard()
+    text = out.getvalue()
+    assert text.count("type a card as its rank then its suit") == 2  # at the start, and after 'zz'
+    assert "'ZZ' is not a card" in text and "you cannot discard KD now (it is not in your hand)" in text
+    assert text.count("your hand:") == 1  # not at the deal and again at the question
+    person.report_final_melds(1, (parse_cards("QH QS QD"),))
+    assert "simple knocks, laying" in out.getvalue()

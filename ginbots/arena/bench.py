@@ -135,6 +135,26 @@ def _quantiles_ms(values: list[float]) -> dict[str, float]:
             "decisions": len(values)}
 
 
+#: The champion's CPU per game target (issue 37: 10x below the pure-Python playouts' cost).
+CHAMPION_GAMES = 4
+
+
+def bench_champion(games: int = CHAMPION_GAMES, seed: int = 0) -> dict[str, Any]:
+    """The champion's thinking per game against Simple at its default budget: CPU seconds (process time,
+    so a busy machine does not inflate it) and playouts, over ``games`` games to 100."""
+    from ginbots.players.champion import ChampionPlayer
+
+    cpu, playouts = [], []
+    for game in range(games):
+        champion = ChampionPlayer(seed=seed + game)
+        play_game([champion, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
+                  config=GameConfig(time_budget=None))
+        cpu.append(champion.thought)
+        playouts.append(champion.playouts)
+    return {"games": games, "cpu_s_per_game": statistics.mean(cpu), "cpu_s_max": max(cpu),
+            "playouts_per_game": statistics.mean(playouts), "timer": "process CPU time"}
+
+
 def run_all(quick: bool = False) -> dict[str, Any]:
     count = 50_000 if quick else 200_000
     seconds = 1.0 if quick else 10.0
@@ -146,22 +166,35 @@ def run_all(quick: bool = False) -> dict[str, Any]:
     out["simple_vs_simple_hands_per_s"] = rate
     out["simple_vs_simple_hands"] = hands
     out["decisions"] = {spec: bench_decisions(spec, 40 if quick else 300) for spec in DECISION_TARGETS}
+    out["champion"] = bench_champion(2 if quick else CHAMPION_GAMES)
     return out
 
 
+def _mark(value: float, target: float, below: bool = False) -> str:
+    met = value <= target if below else value >= target
+    return "met" if met else "MISSED"
+
+
 def format_results(results: dict[str, Any]) -> str:
+    dw10, hands = results["min_deadwood_10_per_s"], results["simple_vs_simple_hands_per_s"]
     lines = [
-        f"min_deadwood, random 10-card hands: {results['min_deadwood_10_per_s']:,.0f} /s  (target >= 700,000)",
+        f"min_deadwood, random 10-card hands: {dw10:,.0f} /s  (target >= 700,000: {_mark(dw10, 700_000)})",
         f"min_deadwood, random 11-card hands: {results['min_deadwood_11_per_s']:,.0f} /s",
-        f"Simple vs Simple, one core:         {results['simple_vs_simple_hands_per_s']:,.0f} hands/s  "
-        f"({results['simple_vs_simple_hands']:,} hands; target >= 2,500)",
+        f"Simple vs Simple, one core:         {hands:,.0f} hands/s  "
+        f"({results['simple_vs_simple_hands']:,} hands; target >= 2,500: {_mark(hands, 2500)})",
     ]
     for spec, kinds in results.get("decisions", {}).items():
         target = DECISION_TARGETS.get(spec)
-        goal = f"; target p50 <= {target:g} ms" if target else ""
         for kind in ("all", "discard"):
             d = kinds[kind]
+            goal = f"; target p50 <= {target:g} ms: {_mark(d['p50_ms'], target, below=True)}" \
+                if target and kind == "all" else ""
             label = f"{spec} {'decision' if kind == 'all' else 'discard'} time, one core:"
             lines.append(f"{label:<44}p50 {d['p50_ms']:.3f} ms, p99 {d['p99_ms']:.3f} ms  ({d['decisions']:,} "
                          f"{'decisions' if kind == 'all' else 'discards'}{goal})")
+    champ = results.get("champion")
+    if champ:
+        lines.append(f"{'champion vs Simple, CPU per game:':<44}{champ['cpu_s_per_game']:.2f} s mean, "
+                     f"{champ['cpu_s_max']:.2f} s max, {champ['playouts_per_game']:,.0f} playouts "
+                     f"({champ['games']} games)")
     return "\n".join(lines)

@@ -305,7 +305,10 @@ class MatchReport:
         else:
             lines.append("  forfeits: none")
         rate = data["games"] / self.elapsed_s if self.elapsed_s > 0 else 0.0
-        lines.append(f"  time: {self.elapsed_s:.1f} s ({rate:.0f} {'hands' if self.config.single_hand else 'games'}/s)")
+        unit = "hands" if self.config.single_hand else "games"
+        pace = f"{rate:.0f} {unit}/s" if rate >= 10 else f"{rate:.2g} {unit}/s" if rate >= 0.1 else \
+            f"{1 / rate:.0f} s per {unit[:-1]}" if rate > 0 else "no finished game"
+        lines.append(f"  time: {self.elapsed_s:.1f} s ({pace})")
         return "\n".join(lines)
 
 

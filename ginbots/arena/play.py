@@ -25,6 +25,9 @@ from ginbots.game.tactics import best_defence_melds
 from ginbots.players.base import HandTrackingPlayer, Melds
 
 _SUITS = {"C": "\u2663", "H": "\u2665", "S": "\u2660", "D": "\u2666"}
+#: Said at the start of a game and after a mistyped card.
+HOW_TO_TYPE = ("type a card as its rank then its suit: ks is the king of spades, th the ten of hearts, "
+               "ac the ace of clubs, 7d the seven of diamonds (upper or lower case); Enter takes the suggestion")
 
 
 class Resign(Exception):
@@ -87,12 +90,16 @@ class TerminalPlayer(HandTrackingPlayer):
         return line.strip()
 
     # --- the engine's callbacks -------------------------------------------------
+    def new_game(self, seed: int | None = None) -> None:
+        super().new_game(seed)
+        self.say(HOW_TO_TYPE)
+
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker_melds = ()
+        self.knocker: int | None = None
         who = "you start" if starter == seat else f"{self.opponent} starts"
-        self.say(f"\n=== a new hand: {who} ===")
-        self.show_hand()
+        self.say(f"\n=== a new hand: {who} ===")  # the hand itself shows with the first question
 
     def wants_face_up(self, card: int) -> bool:
         self.show_hand()
@@ -118,10 +125,12 @@ class TerminalPlayer(HandTrackingPlayer):
             try:
                 card = parse_card(answer)
             except ValueError:
-                card = -1
-            if card >= 0 and legal >> card & 1:
+                self.say(f"  {answer!r} is not a card: {HOW_TO_TYPE.strip()}")
+                continue
+            if legal >> card & 1:
                 return card
-            self.say(f"  not a card you may discard; choose one of: {self.cards(legal)}")
+            why = ("you just took it face up" if self.hand >> card & 1 else "it is not in your hand")
+            self.say(f"  you cannot discard {self.card(card)} now ({why}); choose one of: {self.cards(legal)}")
 
     def report_discard(self, seat: int, card: int) -> None:
         super().report_discard(seat, card)
@@ -139,8 +148,16 @@ class TerminalPlayer(HandTrackingPlayer):
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
-        who = "you lay" if seat == self.seat else f"{self.opponent} lays"
-        self.say(f"  {who} " + (" ".join("[" + self.cards(m) + "]" for m in melds) or "no melds"))
+        laid = " ".join("[" + self.cards(m) + "]" for m in melds) or "no melds"
+        if self.knocker is None:  # the first to lay melds is the knocker
+            self.knocker = seat
+            if seat == self.seat:
+                deadwood = min_deadwood(self.hand)
+                self.say(f"  you {'go gin' if deadwood == 0 else f'knock with deadwood {deadwood}'}: {laid}")
+            else:
+                self.say(f"  {self.opponent} knocks, laying {laid} (its deadwood shows at the end of the hand)")
+        else:
+            self.say(f"  {'you lay' if seat == self.seat else self.opponent + ' lays'} {laid}")
         if seat != self.seat:
             self.knocker_melds = melds
 
@@ -153,7 +170,8 @@ class TerminalPlayer(HandTrackingPlayer):
 
     def report_final_hand(self, seat: int, hand: int) -> None:
         if seat != self.seat:
-            self.say(f"  {self.opponent}'s hand was: {self.cards(hand)} (deadwood {min_deadwood(hand)})")
+            role = " (the knocker)" if self.knocker == seat else ""
+            self.say(f"  {self.opponent}'s hand{role} was: {self.cards(hand)} (deadwood {min_deadwood(hand)})")
 
     def report_scores(self, scores: tuple[int, int]) -> None:
         mine, theirs = scores[self.seat], scores[self.seat ^ 1]

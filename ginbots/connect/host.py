@@ -342,6 +342,7 @@ def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: flo
     its stderr in a log under ``spec.log_dir`` and the folders of ``spec.hidden`` out of its sight."""
     if not spec.isolate:
         player = spec.make(seed=seed)
+        player.label = spec.display  # traces and forfeits name it as the user did (keats:tuned)
         player.prepare()  # its weights and runtime now, named if broken, not at its first decision
         return player
     log = None

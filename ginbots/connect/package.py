@@ -264,16 +264,18 @@ def _organiser_readme(spec: str, bridge: str) -> str:
 Requirements: Python 3.10+ as `python3`, with numpy and onnxruntime (pip install numpy onnxruntime),
 and Java 8 or later. Every file's sha256 is in MANIFEST.json.
 
-Check the archive (from the folder holding the zip, with ginbots installed: pip install ginbots):
-    ginbots package --verify THIS_ARCHIVE.zip
-It unpacks into a fresh folder, checks every hash, starts the bridge from the copy and plays smoke games.
+Check the archive's files with Python alone, from the folder it was unpacked into:
+    python3 -c "import hashlib,json,pathlib; m=json.load(open('MANIFEST.json')); print('changed:', [f for f, h in m['files'].items() if hashlib.sha256(pathlib.Path(f).read_bytes()).hexdigest() != h] or 'none')"
+With ginbots itself installed (pip install ginbots from its source or a wheel; this archive carries only the
+modules its bot needs), `ginbots package --verify THIS_ARCHIVE.zip` also starts the bridge from a fresh copy
+in a fresh virtual environment, sandboxed, and plays smoke games.
 
 Play over stdin/stdout (the bridge protocol), from this folder:
     {bridge}
 
 In the EAAI tournament runner (vermouth), from the folder this archive was unpacked into (the class is
 named as vermouth wants it: the class folder, then the dotted class name):
-    java -jar vermouth.jar --oneall --games 100 --agents '{VERMOUTH_AGENT}' 'file:./SimpleGinRummyPlayer'
+    java -jar vermouth.jar --oneall --games 100 --agents '{VERMOUTH_AGENT}' 'file:./ginrummy.SimpleGinRummyPlayer'
     java -jar vermouth.jar --elo --games 100 --agents '{VERMOUTH_AGENT}' 'file:./OtherAgent' ...
 The shim finds its bridge command in java/classes/ginbots/bridge.properties and starts it in this folder,
 so it works from any working directory, and several ginbots entries (each in its own unpacked folder) can

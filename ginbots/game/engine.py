@@ -419,4 +419,6 @@ def _hand_record(state: GinState, events: list[dict[str, Any]]) -> dict[str, Any
 
 
 def _label(player: CallbackPlayer) -> str:
-    return getattr(player, "name", None) or type(player).__name__
+    """How traces and forfeits name a seat: the spec it was built from (``keats:tuned``) where the
+    runner set one, else the bot's registered name."""
+    return getattr(player, "label", None) or getattr(player, "name", None) or type(player).__name__

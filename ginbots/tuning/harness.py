@@ -32,7 +32,7 @@ from ginbots.players.base import resolve_params
 from ginbots.players.registry import PlayerSpec, bot_info, tuned_dirs
 
 from .space import search_space, suggest
-from .storage import StorageError, open_storage, recover_interrupted
+from .storage import StorageError, ask_lock, open_storage, recover_interrupted
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 #: Study settings that must not change when a study is resumed.
@@ -138,6 +138,11 @@ class Tally:
                 "forfeits": self.forfeits, "opponent_forfeits": dict(self.opponent_forfeits)}
 
 
+def games_per_match(games: int, batches: int, opponents: int) -> int:
+    """Games of each (batch, opponent) match: an even number (duplicate deals), at least 2."""
+    return max(2, int(round(games / (batches * opponents) / 2)) * 2)
+
+
 def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batches: int,
              workers: int = 1, progress: bool | None = False) -> Iterator[tuple[int, Tally]]:
     """Play ``games`` against the pool in ``batches``; yield the running tally after each.
@@ -146,10 +151,9 @@ def evaluate(spec: PlayerSpec, opponents: list[str], games: int, seed: int, batc
     (seed, b, i): every trial, and the defaults, meet the same deals.
     """
     tally = Tally()
-    per = games / (batches * len(opponents))
+    n = games_per_match(games, batches, len(opponents))
     for b in range(batches):
         for i, name in enumerate(opponents):
-            n = max(2, int(round(per / 2)) * 2)
             config = MatchConfig(games=n, seed=derive_seed(seed, b, i), workers=workers, duplicate=True,
                                  game=GameConfig())
             report = run_match(spec, parse_checked(name).isolated(None), config, progress=progress)
@@ -210,7 +214,7 @@ def sampler_seed(study_seed: int, worker: int) -> int:
 
 
 def _finished(study: optuna.Study) -> int:
-    return len(study.get_trials(deepcopy=False, states=FINISHED))
+    return sum(1 for t in study.get_trials(deepcopy=False, states=FINISHED) if not t.user_attrs.get("surplus"))
 
 
 def _evaluate_trial(cfg: TuneConfig, trial: optuna.Trial, space: Any, progress: Any = None) -> float:
@@ -242,16 +246,30 @@ def _duplicate_of(trial: optuna.Trial, params: dict[str, Any]) -> optuna.trial.F
     return None
 
 
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def _running(study: optuna.Study) -> int:
+    return len(study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)))
+
+
 def _admitted(study: optuna.Study, number: int, trials: int) -> bool:
     """Whether trial ``number`` is one of the study's ``trials``: fewer than that many trials with a smaller
     number are finished or running. Trial numbers are handed out by the storage, so exactly ``trials``
     trials are admitted however many processes (and machines) share the study."""
-    earlier = [t for t in study.get_trials(deepcopy=False) if t.number < number and
-               t.state in (TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING)]
+    earlier = [t for t in study.get_trials(deepcopy=False) if t.number < number and not t.user_attrs.get("surplus")
+               and t.state in (TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING)]
     return len(earlier) < trials
 
 
-def _report_trial(cfg: TuneConfig) -> Any:
+def _report_trial(cfg: TuneConfig, study: optuna.Study | None = None) -> Any:
+    """A line per finished trial: its number, value (or where it was pruned), parameters, the best so far
+    and an ETA for the study from this process's pace."""
+    started = time.monotonic()
+    first = _finished(study) if study is not None else 0
+
     def callback(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
         if cfg.quiet:
             return
@@ -266,7 +284,10 @@ def _report_trial(cfg: TuneConfig) -> Any:
             best = f"best {study.best_value:.4f} (trial {study.best_trial.number})"
         except ValueError:
             best = "no best yet"
-        print(f"[{done}/{cfg.trials}] trial {trial.number}: {what}; {best}", flush=True)
+        params = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in trial.params.items())
+        elapsed, mine = time.monotonic() - started, max(1, done - first)
+        eta = f"; ETA {_duration(elapsed / mine * max(0, cfg.trials - done))}" if done < cfg.trials else ""
+        print(f"[{done}/{cfg.trials}] trial {trial.number}: {what} ({params}); {best}{eta}", flush=True)
     return callback
 
 
@@ -275,16 +296,23 @@ def _work(cfg: TuneConfig, worker: int) -> None:
     study, _ = load_study(cfg, worker)
     space = search_space(bot_info(cfg.bot, describe_bot), cfg.only or None, cfg.fixed, cfg.ranges)
     worker_id = f"{socket.gethostname()}:{os.getpid()}"
-    report = _report_trial(cfg)
+    report = _report_trial(cfg, study)
     started = time.monotonic()
     while _finished(study) < cfg.trials:
         if cfg.timeout is not None and time.monotonic() - started > cfg.timeout:
             return
-        trial = study.ask()
-        trial.set_user_attr("worker", worker_id)
+        # Asking under the storage's lock (a local journal or SQLite file): no process takes a trial past
+        # --trials, so no surplus trial is ever written. On a shared server (several machines) the storage
+        # numbers trials atomically and one that comes out past --trials is told PRUNED, marked surplus,
+        # and counted nowhere.
+        with ask_lock(cfg.storage):
+            if _finished(study) + _running(study) >= cfg.trials:
+                return
+            trial = study.ask()
+            trial.set_user_attr("worker", worker_id)
         if not _admitted(study, trial.number, cfg.trials):
             trial.set_user_attr("surplus", True)
-            study.tell(trial, state=TrialState.FAIL)
+            study.tell(trial, state=TrialState.PRUNED)
             return
         try:
             value = _evaluate_trial(cfg, trial, space)
@@ -442,8 +470,12 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
         print(f"resuming {cfg.study}: re-queued interrupted trial(s) {requeued}")
     already = _finished(study)
     if not cfg.quiet:
+        played = games_per_match(cfg.games_per_trial, cfg.batches, len(cfg.opponents)) * cfg.batches * len(cfg.opponents)
+        rounding = "" if played == cfg.games_per_trial else \
+            (f" (--games-per-trial {cfg.games_per_trial} rounded to {played}: {cfg.batches} batches x "
+             f"{len(cfg.opponents)} opponent(s) x an even number of games, for duplicate deals)")
         print(f"study {cfg.study} ({cfg.storage}): {already} of {cfg.trials} trials finished; "
-              f"{cfg.games_per_trial} games per trial vs {', '.join(cfg.opponents)}, "
+              f"{played} games per trial vs {', '.join(cfg.opponents)}{rounding}, "
               f"objective {cfg.objective}, {cfg.workers} worker(s)", flush=True)
     start = time.perf_counter()
     run_workers(cfg)

@@ -6,6 +6,7 @@ found and requeued, so stopping a study never loses more than the trial in progr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -116,6 +117,15 @@ def check_journal(path: Path) -> None:
             return
         raise StorageError(f"{path}:{number}: not an Optuna journal record ({line[:60]!r}); give a new file "
                            "or the study's own journal")
+
+
+def ask_lock(url: str) -> Any:
+    """A lock that serialises asking for trials on a local storage (a journal file, an SQLite file), or a
+    no-op for a database server, which several machines share."""
+    sqlite = _sqlite_path(url) if "://" in url else Path(url)
+    if sqlite is None:
+        return contextlib.nullcontext()
+    return _file_lock(sqlite.with_name(sqlite.name + ".ask-lock"))
 
 
 class _file_lock:
