@@ -328,3 +328,15 @@ def test_an_opponents_forfeits_are_counted_and_named(tmp_path, monkeypatch, caps
     out = tune(_cfg(tmp_path, opponents=["sys-exits"], trials=1, quiet=False))
     assert out["heldout"]["opponent_forfeits"] == {"sys-exits": out["heldout"]["games"]}
     assert f"sys-exits {out['heldout']['games']} by opponents" in capsys.readouterr().out
+
+
+def test_opponents_with_several_parameters_are_separated_by_semicolons(tmp_path, capsys):
+    assert cli_main(["tune", "keats", "--opponents", "simple:knock_at=3,;random:take_probability=0.2",
+                     "--trials", "1", "--games-per-trial", "8", "--batches", "1", "--heldout-games", "4",
+                     "--only", "take_threshold", "--out", str(tmp_path), "--no-progress"]) == 2
+    assert "simple:knock_at=3," in capsys.readouterr().err  # the stray comma is named, not split on
+    assert cli_main(["tune", "keats", "--opponents", "simple:knock_at=3;random:take_probability=0.2",
+                     "--trials", "1", "--games-per-trial", "8", "--batches", "1", "--heldout-games", "4",
+                     "--only", "take_threshold", "--out", str(tmp_path), "--no-progress"]) == 0
+    record = json.loads((tmp_path / "best" / "keats.json").read_text())
+    assert record["opponents"] == ["simple:knock_at=3", "random:take_probability=0.2"]
