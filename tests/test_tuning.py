@@ -340,3 +340,21 @@ def test_opponents_with_several_parameters_are_separated_by_semicolons(tmp_path,
                      "--only", "take_threshold", "--out", str(tmp_path), "--no-progress"]) == 0
     record = json.loads((tmp_path / "best" / "keats.json").read_text())
     assert record["opponents"] == ["simple:knock_at=3", "random:take_probability=0.2"]
+
+
+def test_a_trial_left_untagged_by_a_killed_process_is_replayed_not_waited_on_for_ever(tmp_path, monkeypatch):
+    """A process killed between asking for a trial and tagging it leaves a RUNNING trial with no owner; the
+    next run waits for it only until it counts as stale, then plays it (it once waited for an hour)."""
+    import ginbots.tuning.storage as storage_module
+
+    cfg = _cfg(tmp_path, trials=3)
+    study, _ = load_study(cfg)
+    study.ask()  # the dead process's trial: RUNNING, no worker tag, just started
+    monkeypatch.setattr(storage_module, "UNTAGGED_AFTER_S", 3.0)
+    start = time.monotonic()
+    out = tune(cfg)
+    assert time.monotonic() - start < 120
+    study, _ = load_study(cfg)
+    finished = [t for t in study.trials if t.state in (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)]
+    assert len(finished) == 3 and out["trials"]["complete"] + out["trials"]["pruned"] == 3
+    assert not [t for t in study.trials if t.state == optuna.trial.TrialState.RUNNING]

@@ -359,20 +359,25 @@ def run_workers(cfg: TuneConfig) -> None:
 WAIT_FOR_OTHERS_S = 3600.0
 
 
-def _wait_for_others(cfg: TuneConfig, study: optuna.Study) -> None:
+def _wait_for_others(cfg: TuneConfig, study: optuna.Study, storage: Any) -> bool:
     """When this process stops because the study is full but others still run its last trials, wait for
-    them (the held-out check needs the final best trial)."""
+    them (the held-out check needs the final best trial). A trial whose process died while it ran (one
+    killed between asking for a trial and tagging it shows only after ``UNTAGGED_AFTER_S``) is re-queued
+    here: True means this process should run workers again to play it."""
     waited = 0.0
     said = False
     while _finished(study) < cfg.trials and waited < WAIT_FOR_OTHERS_S:
         running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
         if not running:
-            return
+            return False
+        if recover_interrupted(study, storage):
+            return True
         if not said and not cfg.quiet:
             print(f"waiting for {len(running)} trial(s) other processes are running", flush=True)
             said = True
         time.sleep(1.0)
         waited += 1.0
+    return False
 
 
 def code_version() -> str:
@@ -478,9 +483,11 @@ def tune(cfg: TuneConfig) -> dict[str, Any]:
               f"{played} games per trial vs {', '.join(cfg.opponents)}{rounding}, "
               f"objective {cfg.objective}, {cfg.workers} worker(s)", flush=True)
     start = time.perf_counter()
-    run_workers(cfg)
-    study, _ = load_study(cfg)
-    _wait_for_others(cfg, study)
+    while True:
+        run_workers(cfg)
+        study, storage = load_study(cfg)
+        if not _wait_for_others(cfg, study, storage):
+            break  # full, or the others finished; else a trial left behind was re-queued: run it
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     if not complete:
         raise StudyError(f"study {cfg.study!r} has no completed trial yet")
