@@ -9,6 +9,8 @@ and ``docs/figures.toml`` says where figure ID comes from:
 - ``kind = "think"``: the mean thinking seconds per game of ``role``, pooled over the same files;
 - ``kind = "heldout"``: a tuning record's held-out check (``tuning/best/BOT.json``, ``key``);
 - ``kind = "text"``: the groups of ``pattern`` in a text ``file``, through ``format``;
+- ``kind = "text-winrate"``: the named groups ``wins`` and ``games`` of ``pattern`` in a text ``file``,
+  as a win rate with its 90% Wilson interval;
 - ``kind = "value"``: one number at ``path`` (keys joined by dots) in ``file``, through ``format``.
 
 ``python docs/figures.py`` rewrites every marked span from its file; ``--check`` only reports the spans
@@ -86,6 +88,16 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
         side = json.loads(path.read_text())[spec.get("key", "heldout")]
         low, high = wilson(side["wins"], side["decided"])
         return f"{100 * side['wins'] / side['decided']:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({side['games']:,} games)"
+    if spec["kind"] == "text-winrate":
+        path = ROOT / spec["file"]
+        if not path.exists():
+            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
+        found = re.search(spec["pattern"], path.read_text(encoding="utf-8"), re.M)
+        if found is None:
+            raise ValueError(f"figure {fig_id}: {spec['pattern']!r} is not in {spec['file']}")
+        wins, games = int(found.group("wins")), int(found.group("games"))
+        low, high = wilson(wins, games)
+        return f"{100 * wins / games:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({games:,} games)"
     if spec["kind"] == "text":
         path = ROOT / spec["file"]
         if not path.exists():
