@@ -55,6 +55,17 @@ def _files(spec: dict[str, Any]) -> list[Path]:
     return [Path(n) for n in names]
 
 
+def _search(fig_id: str, spec: dict[str, Any]) -> re.Match[str]:
+    """``pattern``'s first match in the text ``file``; FileNotFoundError or ValueError name what is missing."""
+    path = ROOT / spec["file"]
+    if not path.exists():
+        raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
+    found = re.search(spec["pattern"], path.read_text(encoding="utf-8"), re.M)
+    if found is None:
+        raise ValueError(f"figure {fig_id}: {spec['pattern']!r} is not in {spec['file']}")
+    return found
+
+
 def render(fig_id: str, spec: dict[str, Any]) -> str:
     """The text of a figure from its files; FileNotFoundError names what is missing."""
     if spec["kind"] == "winrate":
@@ -89,23 +100,12 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
         low, high = wilson(side["wins"], side["decided"])
         return f"{100 * side['wins'] / side['decided']:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({side['games']:,} games)"
     if spec["kind"] == "text-winrate":
-        path = ROOT / spec["file"]
-        if not path.exists():
-            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
-        found = re.search(spec["pattern"], path.read_text(encoding="utf-8"), re.M)
-        if found is None:
-            raise ValueError(f"figure {fig_id}: {spec['pattern']!r} is not in {spec['file']}")
+        found = _search(fig_id, spec)
         wins, games = int(found.group("wins")), int(found.group("games"))
         low, high = wilson(wins, games)
         return f"{100 * wins / games:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({games:,} games)"
     if spec["kind"] == "text":
-        path = ROOT / spec["file"]
-        if not path.exists():
-            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
-        found = re.search(spec["pattern"], path.read_text(encoding="utf-8"), re.M)
-        if found is None:
-            raise ValueError(f"figure {fig_id}: {spec['pattern']!r} is not in {spec['file']}")
-        return spec["format"].format(*found.groups())
+        return spec["format"].format(*_search(fig_id, spec).groups())
     if spec["kind"] == "value":
         path = ROOT / spec["file"]
         if not path.exists():
