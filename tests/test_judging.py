@@ -338,3 +338,13 @@ def test_without_bubblewrap_the_runner_says_it_runs_degraded(monkeypatch):
     finally:
         monkeypatch.delenv(sandbox.SANDBOX_ENV)
         sandbox.bubblewrap.cache_clear()
+
+
+def test_the_bundles_own_bots_keep_the_public_seeds_even_isolated():
+    """Only an untrusted bot brings a run key: an isolated run of bundle bots replays from its seed."""
+    from ginbots.arena.match import judged
+    from ginbots.players.registry import parse_spec
+
+    config = MatchConfig(games=2, seed=9)
+    same, _ = judged(config, parse_spec("simple").isolated(True), parse_spec("keats").isolated(True))
+    assert same.run_key == "" and schedule(same) == schedule(config)

@@ -8,8 +8,8 @@ bot's sight). The same seed still gives the same games on this machine; the run 
 the run's results, so ``--run-key`` replays the games anywhere. Records the runner writes carry an
 HMAC under the run key (``seal``); one that does not verify is never counted.
 
-Bundle-only runs (no isolated bot) keep the public derivation, so every figure of the project
-replays from its seed alone.
+Runs of the bundle's own bots only (isolated or not) keep the public derivation, so every figure of
+the project replays from its seed alone.
 """
 
 from __future__ import annotations

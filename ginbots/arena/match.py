@@ -89,9 +89,10 @@ def schedule(config: MatchConfig) -> list[GameJob]:
 
 
 def judged(config: MatchConfig, *specs: PlayerSpec) -> tuple[MatchConfig, list[PlayerSpec]]:
-    """The config and specs for a run with these players: when any is isolated (not trusted), a run key
-    from the judge's secret (unless one is given) and the judge's key folder out of every bot's sight."""
-    if not any(s.isolate for s in specs):
+    """The config and specs for a run with these players: when one is not the bundle's own (so not trusted),
+    a run key from the judge's secret (unless one is given) and the judge's key folder out of every isolated
+    bot's sight. A run of the bundle's own bots, isolated or not, keeps the public seeds (its figures replay)."""
+    if all(s.builtin for s in specs) and not config.run_key:
         return config, list(specs)
     key = config.run_key or run_key_for(config.seed)
     hidden = [s.isolated(s.isolate, hide=(str(judge_dir()),)) if s.isolate else s for s in specs]

@@ -218,8 +218,8 @@ def _lock(folder: Path) -> Any:
 def judged(config: TournamentConfig, folder: Path) -> TournamentConfig:
     """With a bot that is not trusted among them: a run key from the judge's secret (unless given), and
     the tournament's folder, its logs and the judge's key out of every isolated bot's sight."""
-    if not any(parse_spec(name).isolated(config.isolate).isolate for name in config.bots):
-        return config
+    if all(parse_spec(name).builtin for name in config.bots) and not config.run_key:
+        return config  # the bundle's own bots, isolated or not: public seeds, so its figures replay
     hide = (str(folder.resolve()), *([config.log_dir] if config.log_dir else []), str(judge_dir()))
     return replace(config, run_key=config.run_key or run_key_for(config.seed), hide=hide)
 
