@@ -1,8 +1,8 @@
 """The trace format, written down once: ``trace.schema.json`` (JSON Schema), and a checker for it.
 
-``ginbots replay`` and ``ginbots view`` check every record against the schema before they use it, so
-a malformed, wrong-typed or absurdly nested record is refused with its line and the first rule it
-breaks, never a traceback. The checker covers the part of JSON Schema the file uses (``type``,
+``ginbots replay`` and ``ginbots view`` read each line with ``parse_record``, so a malformed,
+wrong-typed or absurdly nested record is refused with its line and the first rule it breaks, never a
+traceback. The checker covers the part of JSON Schema the file uses (``type``,
 ``enum``, ``pattern``, ``required``, ``properties``, ``items``, ``minItems``, ``maxItems``,
 ``maxLength``, ``minimum``, ``$ref``); the tests check the file with the ``jsonschema`` library too.
 """
@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "trace.schema.json"
-#: Nesting a record may not exceed before it is refused unread (the schema's own is 6 levels).
-MAX_DEPTH = 32
 
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
@@ -27,28 +25,20 @@ def trace_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
-def loads_record(line: str) -> Any:
-    """``json.loads`` that turns absurd nesting into a ValueError (Python's parser would recurse away)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in line:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
-                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-        elif ch in "]}":
-            depth -= 1
-    return json.loads(line)
+def parse_record(line: str, what: str = "trace record") -> dict[str, Any]:
+    """One line of a trace file as a record checked against the schema; ValueError says what is wrong
+    (``what`` names the record for the message): not JSON (a truncated write, say), nested deeper than
+    Python's parser reads, or against the schema."""
+    try:
+        record = json.loads(line)
+    except RecursionError:
+        raise ValueError(f"not a JSON {what} (nested deeper than the JSON parser reads)") from None
+    except ValueError as exc:
+        raise ValueError(f"not a JSON {what} ({exc}); a truncated write?") from None
+    found = problem(record)
+    if found:
+        raise ValueError(f"not a {what}: {found} (the format: ginbots/arena/trace.schema.json)")
+    return record
 
 
 def _is_type(value: Any, name: str) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from ginbots.game.cards import CARD_NAMES, cards_of, mask_of, parse_card
 from ginbots.game.melds import melded_and_rest, min_deadwood
 
-from .schema import loads_record, problem
+from .schema import parse_record
 
 
 class TraceProblem(ValueError):
@@ -35,13 +35,9 @@ def read_games(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
         if not line.strip():
             continue
         try:
-            record = loads_record(line)
+            record = parse_record(line, "game record")
         except ValueError as exc:
-            problems.append(f"{path}:{lineno}: not a JSON game record ({exc}); a truncated write?")
-            continue
-        found = problem(record)
-        if found:
-            problems.append(f"{path}:{lineno}: not a game record: {found}")
+            problems.append(f"{path}:{lineno}: {exc}")
             continue
         try:
             record["_frames"] = frames_of(record)
