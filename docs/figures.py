@@ -27,6 +27,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ginbots.arena.stats import wilson
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -36,17 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "docs" / "figures.toml"
 SPAN = re.compile(r"<!-- fig:([\w.-]+) -->(.*?)<!-- /fig -->", re.S)
 PAGES = ("README.md", "docs/**/*.md")
-
-
-def wilson(wins: int, games: int, z: float = 1.6448536269514722) -> tuple[float, float]:
-    """The Wilson score interval (90% by default), as ``ginbots.arena.stats.wilson`` gives it."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _files(spec: dict[str, Any]) -> list[Path]:

@@ -33,15 +33,15 @@ def _confidence(text: str) -> float:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from ginbots.connect.host import describe_bot
-    from ginbots.players.registry import describe_players, load_params_file, tuned_params_path
+    from ginbots.players.registry import describe_players, tuned_params_path
 
     players = describe_players(describe=lambda name, params: describe_bot(name, params))
     for p in players:
         path = tuned_params_path(p["name"])
         if path is not None:
-            record = json.loads(path.read_text())
+            record = json.loads(path.read_text())  # the shipped record: its params and its held-out check
             held = record.get("heldout") or {}
-            p["tuned"] = {"spec": f"{p['name']}:tuned", "params": load_params_file(path),
+            p["tuned"] = {"spec": f"{p['name']}:tuned", "params": record.get("params", {}),
                           "heldout": held, "opponents": record.get("opponents", [])}
     if args.json:
         print(json.dumps(players, indent=2, default=str))
