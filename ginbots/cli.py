@@ -252,6 +252,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from ginbots.arena.keys import check_run_key
     from ginbots.arena.report import build_report
     from ginbots.arena.tournament import (
         TournamentConfig,
@@ -260,8 +261,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         run_tournament,
         summary_text,
     )
-
-    from ginbots.arena.keys import check_run_key
 
     config = TournamentConfig(bots=tuple(args.bots) or default_bots(), games_per_pair=args.games_per_pair,
                               seed=args.seed, workers=args.workers, time_budget=args.time_budget,
