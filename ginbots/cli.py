@@ -53,6 +53,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             continue
         line = f"{p['name']:<{width}}  {p['summary'].replace('``', '')}"
         print(line if len(line) <= 110 or args.params else line[:107] + "...")
+        for key, value in p.get("runtime", {}).items():
+            print(f"{'':<{width}}  {key}: {value}")
         tuned = p.get("tuned")
         if tuned:
             held = tuned["heldout"]
@@ -388,6 +390,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         results = bench_isolation(games=10 if args.quick else 40)
         print(format_isolation(results))
+    elif args.what == "champion":
+        from ginbots.arena.bench import bench_champion, format_champion
+
+        results = bench_champion(games=2 if args.quick else 10)
+        print(format_champion(results))
     else:
         results = run_all(quick=args.quick)
         print(format_results(results))
@@ -422,10 +429,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_offense_parser(sub)
 
     p = sub.add_parser("bench", help="speed benchmarks on this machine")
-    p.add_argument("what", nargs="?", choices=("all", "selfplay", "isolation"), default="all",
+    p.add_argument("what", nargs="?", choices=("all", "selfplay", "isolation", "champion"), default="all",
                    help="all: melds, engine and decision times (default); selfplay: the compiled self-play core "
                         "against the engine on the same hands (extra train); isolation: what a sandboxed process "
-                        "adds to a decision")
+                        "adds to a decision; champion: its CPU per game on pure-Python and compiled playouts, "
+                        "the same games")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
     p.add_argument("--json", help="write the figures as JSON")
     p.set_defaults(func=cmd_bench)

@@ -19,11 +19,16 @@ def test_every_target_is_marked_met_or_missed_and_the_champion_has_a_line() -> N
     from ginbots.arena.bench import bench_champion
 
     champ = bench_champion(games=1, seed=2)
-    assert champ["playouts_per_game"] > 0 and champ["cpu_s_per_game"] > 0
+    assert champ["python"]["playouts_per_game"] > 0 and champ["python"]["cpu_s_per_game"] > 0
+    if "compiled" in champ:  # numba installed: the same games on both paths, and a marked target
+        assert champ["same_games"] is True
+        assert champ["compiled"]["playouts_per_game"] == champ["python"]["playouts_per_game"]
     text = format_results({"min_deadwood_10_per_s": 800_000.0, "min_deadwood_11_per_s": 1.0,
                            "simple_vs_simple_hands_per_s": 1000.0, "simple_vs_simple_hands": 1,
                            "decisions": {"planner": bench_decisions("planner", hands=2, seed=1)},
                            "champion": champ})
     assert "target >= 700,000: met" in text and "target >= 2,500: MISSED" in text
     assert "planner decision time" in text and ("target p50 <= 5 ms: met" in text or "MISSED" in text)
-    assert "champion vs Simple, CPU per game" in text
+    assert "champion vs Simple, CPU per game (python)" in text
+    if "compiled" in champ:
+        assert "same games: yes" in text and "target >= 10x:" in text

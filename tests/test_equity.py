@@ -60,8 +60,11 @@ def test_the_score_aware_champion_scores_playouts_from_this_games_scores():
     assert start is not None and start[RESULT_BOUND + 5] > start[RESULT_BOUND]
     bot.report_scores((30, 95))   # we sit in seat 1, 5 points from the goal
     bot.start_hand(1, 0, mask_of(range(10)))
-    won = bot._scored(lambda world: 5)(None)
-    assert won == bot._scored(lambda world: 60)(None) > bot._scored(lambda world: 0)(None)
+    def scored(points: int) -> float:
+        [value] = bot._scored(lambda lo, hi: [points] * (hi - lo))(0, 1)
+        return value
+
+    assert scored(5) == scored(60) > scored(0)
 
 
 def test_score_aware_against_simple_like_turns_off_once_the_opponent_shows_gin_waiting_play():

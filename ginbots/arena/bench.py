@@ -135,24 +135,38 @@ def _quantiles_ms(values: list[float]) -> dict[str, float]:
             "decisions": len(values)}
 
 
-#: The champion's CPU per game target (issue 37: 10x below the pure-Python playouts' cost).
+#: Games to 100 the champion bench plays on each playout path.
 CHAMPION_GAMES = 4
+#: Issue 37's target: the champion's CPU per game at least this many times below the pure-Python path's.
+CHAMPION_SPEEDUP_TARGET = 10.0
 
 
 def bench_champion(games: int = CHAMPION_GAMES, seed: int = 0) -> dict[str, Any]:
-    """The champion's thinking per game against Simple at its default budget: CPU seconds (process time,
-    so a busy machine does not inflate it) and playouts, over ``games`` games to 100."""
+    """The champion's thinking per game against Simple at its default budget, on the pure-Python
+    playouts and on the compiled ones (where numba is installed), the same games on both: CPU
+    seconds (process time, so a busy machine does not inflate it) and playouts, over ``games``
+    games to 100."""
     from ginbots.players.champion import ChampionPlayer
+    from ginbots.search.playouts import compiled_available
 
-    cpu, playouts = [], []
-    for game in range(games):
-        champion = ChampionPlayer(seed=seed + game)
-        play_game([champion, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
-                  config=GameConfig(time_budget=None))
-        cpu.append(champion.thought)
-        playouts.append(champion.playouts)
-    return {"games": games, "cpu_s_per_game": statistics.mean(cpu), "cpu_s_max": max(cpu),
-            "playouts_per_game": statistics.mean(playouts), "timer": "process CPU time"}
+    out: dict[str, Any] = {"games": games, "timer": "process CPU time"}
+    for code in ("python", "compiled") if compiled_available() else ("python",):
+        cpu, playouts, scores = [], [], []
+        for game in range(games):
+            champion = ChampionPlayer(seed=seed + game, playouts=code)
+            champion.prepare()
+            result = play_game([champion, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
+                               config=GameConfig(time_budget=None))
+            cpu.append(champion.thought)
+            playouts.append(champion.playouts)
+            scores.append(list(result.scores))
+        out[code] = {"cpu_s_per_game": statistics.mean(cpu), "cpu_s_max": max(cpu),
+                     "playouts_per_game": statistics.mean(playouts), "scores": scores}
+    if "compiled" in out:
+        out["same_games"] = out["compiled"]["scores"] == out["python"]["scores"] and \
+            out["compiled"]["playouts_per_game"] == out["python"]["playouts_per_game"]
+        out["speedup"] = out["python"]["cpu_s_per_game"] / max(out["compiled"]["cpu_s_per_game"], 1e-9)
+    return out
 
 
 def run_all(quick: bool = False) -> dict[str, Any]:
@@ -192,9 +206,22 @@ def format_results(results: dict[str, Any]) -> str:
             label = f"{spec} {'decision' if kind == 'all' else 'discard'} time, one core:"
             lines.append(f"{label:<44}p50 {d['p50_ms']:.3f} ms, p99 {d['p99_ms']:.3f} ms  ({d['decisions']:,} "
                          f"{'decisions' if kind == 'all' else 'discards'}{goal})")
-    champ = results.get("champion")
-    if champ:
-        lines.append(f"{'champion vs Simple, CPU per game:':<44}{champ['cpu_s_per_game']:.2f} s mean, "
-                     f"{champ['cpu_s_max']:.2f} s max, {champ['playouts_per_game']:,.0f} playouts "
-                     f"({champ['games']} games)")
+    if results.get("champion"):
+        lines.append(format_champion(results["champion"]))
+    return "\n".join(lines)
+
+
+def format_champion(champ: dict[str, Any]) -> str:
+    """The champion bench's lines: CPU per game on each playout path, and the speed-up against its target."""
+    lines = []
+    for code in ("python", "compiled"):
+        if code in champ:
+            c = champ[code]
+            label = f"champion vs Simple, CPU per game ({code}):"
+            lines.append(f"{label:<46}{c['cpu_s_per_game']:.2f} s mean, {c['cpu_s_max']:.2f} s max, "
+                         f"{c['playouts_per_game']:,.0f} playouts ({champ['games']} games)")
+    if "speedup" in champ:
+        lines.append(f"{'champion, compiled over pure Python:':<46}{champ['speedup']:.1f}x less CPU, same games: "
+                     f"{'yes' if champ['same_games'] else 'NO'} (target >= {CHAMPION_SPEEDUP_TARGET:g}x: "
+                     f"{_mark(champ['speedup'], CHAMPION_SPEEDUP_TARGET)})")
     return "\n".join(lines)

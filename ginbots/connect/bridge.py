@@ -118,7 +118,8 @@ class BridgeSession:
                 raise ProtocolError(EXIT_INVALID, "hello: id must be an integer or a string")
             self.greeted = True
             return {"type": "hello", "protocol": PROTOCOL_VERSION, "bot": self.name,
-                    "params": self.player.params, "module_path": str(Path(__file__).resolve().parents[1])}
+                    "params": self.player.params,
+                    "runtime": self.player.runtime(), "module_path": str(Path(__file__).resolve().parents[1])}
         if not self.greeted:
             raise ProtocolError(EXIT_ORDER, f"{kind} before hello")
         if "id" in msg and not _plain_json_id(msg["id"]):

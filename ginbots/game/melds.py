@@ -9,6 +9,7 @@ for the quarter of hands that hold three or four cards of a rank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
 
@@ -146,6 +147,20 @@ def deadwood_and_melded(hand: int) -> tuple[int, int]:
     return best, covered
 
 
+#: A compiled ``deadwood_and_melded_batch`` installed by ``use_batch_kernel`` (None: numpy).
+_BATCH_KERNEL: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
+
+
+def use_batch_kernel(kernel: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None) -> None:
+    """Route ``deadwood_and_melded_batch`` through ``kernel`` (None: back to numpy) for this process.
+
+    The rules wing imports nothing, so a compiled solver (``ginbots.search.kernels``, proved
+    equal hand for hand) is handed in from above; it changes speed only, never a result.
+    """
+    global _BATCH_KERNEL
+    _BATCH_KERNEL = kernel
+
+
 def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``deadwood_and_melded`` for a (B,) uint64 array of hands, as (B,) int64 and (B,) uint64.
 
@@ -154,6 +169,8 @@ def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray
     resolve as the scalar function does; rarer hands (12+ cards) go through it.
     """
     hands = np.asarray(hands, dtype=np.uint64)
+    if _BATCH_KERNEL is not None:
+        return _BATCH_KERNEL(hands)
     suits = [(hands >> np.uint64(shift)) & np.uint64(SUIT_MASK) for shift in _SUIT_SHIFTS]
     deadwood, melded = _runs_only(suits)
     c, h, s, d = suits
@@ -337,7 +354,9 @@ def best_meld_sets(hand: int) -> list[tuple[int, ...]]:
 
 
 def best_meld_set(hand: int) -> tuple[int, ...]:
-    """One optimal meld set of ``hand`` (deterministic: the first of ``best_meld_sets``)."""
+    """One optimal meld set of ``hand``, deterministic: the first optimal choice of sets (in
+    ``_set_states`` order) with each suit's first run covering (not always the first of
+    ``best_meld_sets``, which is sorted)."""
     set_melds, suits = _optimal_set_choices(hand)[0]
     runs = [run << _SUIT_SHIFTS[i] for i, m in enumerate(suits) for run in run_coverings(m)[0]]
     return _canonical(set_melds + runs)

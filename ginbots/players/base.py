@@ -133,6 +133,16 @@ class Player(ABC):
     def _defaults(cls) -> dict[str, Any]:
         return {hp.name: hp.default for hp in cls.hyperparameters}
 
+    @classmethod
+    def runtime_for(cls, params: Mapping[str, Any]) -> dict[str, str]:
+        """What code this bot would run with ``params`` on this install, where that can differ between
+        installs (the champion: compiled or pure-Python playouts); shown by ``ginbots list`` and the
+        bridge's hello. Never a difference in play."""
+        return {}
+
+    def runtime(self) -> dict[str, str]:
+        return type(self).runtime_for(self.params)
+
     def prepare(self) -> None:
         """Load what play will need (weight files, their runtime) now, before the first game.
 

@@ -275,6 +275,11 @@ def describe_players(describe: Describe | None = None) -> list[dict[str, Any]]:
             warnings.warn(f"player {name!r} ({target}) failed to load: {exc}")
             out.append({"name": name, "target": target, "error": str(exc), "hyperparameters": []})
             continue
-        out.append({"name": name, "target": target, "summary": info.summary,
-                    "hyperparameters": hyperparameters_json(info.hyperparameters)})
+        row = {"name": name, "target": target, "summary": info.summary,
+               "hyperparameters": hyperparameters_json(info.hyperparameters)}
+        if info.trusted:
+            runtime = player_class(name).runtime_for({})
+            if runtime:
+                row["runtime"] = runtime
+        out.append(row)
     return out

@@ -1,8 +1,10 @@
 """The search wing: what search players share, on top of the rules.
 
-``rollout`` plays the rest of a hand fast under Simple's rule with per-seat knock thresholds,
+``rollout`` plays the rest of a hand fast under Simple's rule with per-seat knock thresholds;
+``playouts`` plays a decision's options out over its sampled worlds, in compiled code
+(``playout_kernels`` on the meld solver of ``kernels``, numba, extra ``fast``) or in pure Python;
 ``equity`` turns points into game-winning chances at a score, and ``opponent_model`` infers
 the opponent's style (knock threshold, draw rule) from what a seat sees.
 
-Imports: ``ginbots.game`` only.
+Imports: ``ginbots.game`` only (and numba, optionally).
 """

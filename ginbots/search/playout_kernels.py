@@ -1,0 +1,268 @@
+"""The playouts of ``ginbots.search.rollout`` in compiled code (numba, optional extra ``fast``).
+
+Each kernel follows its pure-Python twin line for line, ties included, so that both give the
+same points on every world (``tests/test_compiled_playouts.py`` checks them side by side on many
+thousands of worlds); ``ginbots.search.playouts`` picks one of the two paths.
+
+A batch kernel evaluates one option of a searched decision on a slice of the decision's worlds:
+the opponent hands ``opps``, the stock orders ``orders`` (row ``i`` holds ``lens[i]`` cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ginbots.game.cards import GIN_BONUS, UNDERCUT_BONUS
+
+from .kernels import (
+    CARD_PTS,
+    COVER_LEN,
+    COVER_RUNS,
+    COVER_START,
+    _canonical_before,
+    MAX_MELDS,
+    MELD_PAIR_COUNT,
+    MELD_PAIR_MASKS,
+    RUN_DW,
+    RUN_MELDED_TABLE,
+    _low_index,
+    _points,
+    _set_choices,
+    _set_state,
+    is_meld,
+    min_deadwood,
+)
+from .rollout import MAX_PLAYOUT_TURNS
+
+#: Option kinds of ``evaluate`` (one per kind of option the champion plays out).
+PLAY, PLAY_OR_KNOCK, AFTER_DISCARD, AFTER_STOCK_DRAW, KNOCK = range(5)
+
+
+@njit(cache=True)
+def _first_best_state(hand):
+    """(least deadwood, the four suit masks left by the first optimal set choice) in ``melds._set_states``
+    order, where the hand's sets are chosen as ``melds.deadwood_and_melded`` and ``best_meld_set`` do.
+
+    ``_set_states`` grows its list rank by rank (lowest rank first, each state's children in
+    order: no set, the whole set, then a 3-set keeping clubs, hearts, spades or diamonds), so the
+    lowest candidate rank is the most significant digit of a choice's index.
+    """
+    c = hand & 8191
+    h = (hand >> 13) & 8191
+    s = (hand >> 26) & 8191
+    d = (hand >> 39) & 8191
+    sets = (c & h & (s | d)) | (s & d & (c | h))
+    if sets == 0:
+        return RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d], c, h, s, d
+    best = 1 << 30
+    ba, bb, bx, by = c, h, s, d
+    for index in range(_set_choices(c, h, s, d, sets)):
+        a, b, x, y = _set_state(c, h, s, d, sets, index, True)
+        value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
+        if value < best:
+            best = value
+            ba, bb, bx, by = a, b, x, y
+    return best, ba, bb, bx, by
+
+
+@njit(cache=True)
+def deadwood_and_melded(hand):
+    """``melds.deadwood_and_melded``: (least deadwood, the cards of the first optimal set choice's melds)."""
+    best, a, b, x, y = _first_best_state(hand)
+    c = hand & 8191
+    h = (hand >> 13) & 8191
+    s = (hand >> 26) & 8191
+    d = (hand >> 39) & 8191
+    covered = (((c & ~a) | RUN_MELDED_TABLE[a]) | ((h & ~b) | RUN_MELDED_TABLE[b]) << 13
+               | ((s & ~x) | RUN_MELDED_TABLE[x]) << 26 | ((d & ~y) | RUN_MELDED_TABLE[y]) << 39)
+    return best, covered
+
+
+@njit(cache=True)
+def _deadwood_and_melded_into(hands, deadwood, melded):
+    for i in range(len(hands)):
+        deadwood[i], covered = deadwood_and_melded(np.int64(hands[i]))
+        melded[i] = np.uint64(covered)
+
+
+def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``melds.deadwood_and_melded_batch`` (uint64 hands in; int64 deadwood, uint64 melded cards out)."""
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    deadwood = np.empty(len(hands), dtype=np.int64)
+    melded = np.empty(len(hands), dtype=np.uint64)
+    _deadwood_and_melded_into(hands, deadwood, melded)
+    return deadwood, melded
+
+
+@njit(cache=True)
+def best_meld_set(hand, out):
+    """``melds.best_meld_set`` into ``out``: the first optimal set choice, each suit's first run
+    covering, in canonical order; returns how many melds."""
+    _, a, b, x, y = _first_best_state(hand)
+    full = (hand & 8191, (hand >> 13) & 8191, (hand >> 26) & 8191, (hand >> 39) & 8191)
+    left = (a, b, x, y)
+    ranks = (full[0] & ~a) | (full[1] & ~b) | (full[2] & ~x) | (full[3] & ~y)
+    n = 0
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        meld = 0
+        for suit in range(4):
+            if (full[suit] & ~left[suit]) & bit:
+                meld |= bit << (13 * suit)
+        out[n] = meld
+        n += 1
+    for suit in range(4):
+        row = COVER_START[left[suit]]
+        for t in range(COVER_LEN[row]):
+            out[n] = COVER_RUNS[row, t] << (13 * suit)
+            n += 1
+    for t in range(1, n):  # ``melds._canonical``
+        value = out[t]
+        u = t - 1
+        while u >= 0 and _canonical_before(value, out[u]):
+            out[u + 1] = out[u]
+            u -= 1
+        out[u + 1] = value
+    return n
+
+
+@njit(cache=True)
+def completes_meld(card, hand):
+    """``cards.completes_meld``."""
+    for t in range(MELD_PAIR_COUNT[card]):
+        pair = MELD_PAIR_MASKS[card, t]
+        if hand & pair == pair:
+            return True
+    return False
+
+
+@njit(cache=True)
+def simple_discard(hand, banned):
+    """``rollout.simple_discard``: (card, deadwood after), scanning cards in the same order."""
+    deadwood, melded = deadwood_and_melded(hand)
+    best_card, best_dw, best_pts = -1, 1 << 30, -1
+    rest = hand & ~melded
+    while rest:
+        card = _low_index(rest)
+        rest &= rest - 1
+        if card != banned and CARD_PTS[card] > best_pts:
+            best_card, best_dw, best_pts = card, deadwood - CARD_PTS[card], CARD_PTS[card]
+    rest = hand & melded
+    while rest:
+        card = _low_index(rest)
+        rest &= rest - 1
+        points = CARD_PTS[card]
+        if card == banned or points < best_pts or deadwood - points > best_dw:
+            continue
+        after = min_deadwood(hand ^ (np.int64(1) << card))
+        if after < best_dw or (after == best_dw and points > best_pts):
+            best_card, best_dw, best_pts = card, after, points
+    return best_card, best_dw
+
+
+@njit(cache=True)
+def knock_points(knocker, defender, melds, n_melds, work):
+    """``rollout.knock_points``: the knocker's signed points. ``n_melds`` < 0: the knocker declares
+    ``melds.best_meld_set``; ``work`` is scratch for the melds as layoffs grow them."""
+    if n_melds < 0:
+        n = best_meld_set(knocker, work)
+    else:
+        n = n_melds
+        for t in range(n):
+            work[t] = melds[t]
+    covered = 0
+    for t in range(n):
+        covered |= work[t]
+    knocker_dw = _points(knocker & ~covered)
+    if knocker_dw == 0:
+        return GIN_BONUS + min_deadwood(defender)
+    _, melded = deadwood_and_melded(defender)
+    unmelded = defender & ~melded
+    found = True
+    while found:  # ``rules.lay_off``: lowest card first, melds in declared order, rescan after each
+        found = False
+        rest = unmelded
+        while rest and not found:
+            low = rest & -rest
+            rest ^= low
+            for t in range(n):
+                if is_meld(work[t] | low):
+                    work[t] |= low
+                    unmelded ^= low
+                    found = True
+                    break
+    defender_dw = _points(unmelded)
+    if knocker_dw < defender_dw:
+        return defender_dw - knocker_dw
+    return -(UNDERCUT_BONUS + knocker_dw - defender_dw)
+
+
+@njit(cache=True)
+def play_out(us, them, order, start, length, top, mover, knock0, knock1, work):
+    """``rollout.play_out``: points for ``us``; ``order[start:length]`` is the stock, top first."""
+    h0, h1 = us, them
+    end = length - 2
+    pos = start
+    for _ in range(MAX_PLAYOUT_TURNS):
+        if pos >= end:
+            break
+        hand = h0 if mover == 0 else h1
+        if completes_meld(top, hand):
+            drawn = top
+            banned = top
+        else:
+            drawn = order[pos]
+            pos += 1
+            banned = -1
+        hand |= np.int64(1) << drawn
+        card, deadwood = simple_discard(hand, banned)
+        hand ^= np.int64(1) << card
+        if mover == 0:
+            h0 = hand
+        else:
+            h1 = hand
+        top = card
+        if deadwood <= (knock0 if mover == 0 else knock1):
+            points = knock_points(hand, h1 if mover == 0 else h0, work, -1, work)
+            return points if mover == 0 else -points
+        mover ^= 1
+    return 0
+
+
+@njit(cache=True)
+def evaluate(kind, hand, deadwood, card, margin, melds, n_melds, opps, orders, lens, lo, hi, knock0, knock1, out):
+    """One option's points on worlds ``lo:hi`` into ``out[:hi - lo]`` (see ``playouts.WorldPlayouts``)."""
+    work = np.zeros(MAX_MELDS, dtype=np.int64)
+    for i in range(lo, hi):
+        opp = opps[i]
+        order = orders[i]
+        length = lens[i]
+        if kind == PLAY:
+            value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, work))
+        elif kind == PLAY_OR_KNOCK:
+            value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, work))
+            knocked = knock_points(hand, opp, melds, -1, work) - margin
+            if knocked > value:
+                value = knocked
+        elif kind == AFTER_DISCARD:
+            if deadwood <= knock0:
+                value = float(knock_points(hand, opp, melds, -1, work))
+            else:
+                value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, work))
+        elif kind == AFTER_STOCK_DRAW:
+            if length <= 2:
+                value = 0.0
+            else:
+                drawn = hand | np.int64(1) << order[0]
+                throw, after = simple_discard(drawn, -1)
+                kept = drawn ^ np.int64(1) << throw
+                if after <= knock0:
+                    value = float(knock_points(kept, opp, melds, -1, work))
+                else:
+                    value = float(play_out(kept, opp, order, 1, length, throw, 1, knock0, knock1, work))
+        else:  # KNOCK with the given melds
+            value = float(knock_points(hand, opp, melds, n_melds, work))
+        out[i - lo] = value
+    return out

@@ -1,0 +1,139 @@
+"""One searched decision's playouts over its sampled worlds, in compiled code or pure Python.
+
+A search player samples worlds (an opponent hand and a stock order each) and plays each
+option of a decision out on them. ``WorldPlayouts`` holds those worlds and answers "this
+option's points on worlds ``lo:hi``" for the kinds of option the champion searches. Two paths
+give the same numbers: numba kernels (``playout_kernels``, extra ``fast``; about a
+hundredth of the pure-Python cost) and the pure-Python functions of ``rollout``. The
+compiled path is used where numba is installed, unless ``code="python"`` asks otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from .rollout import knock_points, play_out, simple_discard
+
+World = tuple[int, list[int]]
+#: Which code plays the playouts: "auto" (compiled where numba is installed), "compiled", "python".
+PLAYOUT_CODES = ("auto", "compiled", "python")
+
+
+@lru_cache(maxsize=None)
+def compiled_available() -> bool:
+    """Whether the compiled playouts can run here (numba installed and the kernels compile)."""
+    try:
+        from . import playout_kernels  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def resolve_code(code: str) -> str:
+    """"compiled" or "python" for a ``PLAYOUT_CODES`` choice; "compiled" without numba is an error."""
+    if code not in PLAYOUT_CODES:
+        raise ValueError(f"playout code must be one of {', '.join(PLAYOUT_CODES)}, got {code!r}")
+    if code == "auto":
+        return "compiled" if compiled_available() else "python"
+    if code == "compiled" and not compiled_available():
+        raise ImportError("compiled playouts need numba: pip install 'ginbots[fast]' (or use playouts=python)")
+    return code
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel now, so no decision pays for it, and hand
+    the compiled meld solver to ``melds.deadwood_and_melded_batch`` (the opponent filter's and the
+    heuristic's hot loop) for this process: it gives the same numbers, faster."""
+    from ginbots.game.melds import use_batch_kernel
+
+    from . import playout_kernels as k
+
+    k.deadwood_and_melded_batch(np.array([0x1FFF, 0x7], dtype=np.uint64))
+    use_batch_kernel(k.deadwood_and_melded_batch)
+
+    plays = WorldPlayouts([(0b111 << 13 | 0b111 << 26 | 1 << 40, list(range(30, 50)))], (0, 10), "compiled")
+    hand = 0b1111111 | 1 << 20 | 1 << 33 | 1 << 46
+    for kind in (k.PLAY, k.PLAY_OR_KNOCK, k.AFTER_DISCARD, k.AFTER_STOCK_DRAW):
+        plays._compiled(kind, hand, 5, 20, 0.0, (), 0, 1)
+    plays.knock(hand, (0b1111111,), 0, 1)
+
+
+class WorldPlayouts:
+    """The worlds of one decision and its options' points on them (both seats play Simple's rule,
+    with knock thresholds ``knock_at`` = (ours, theirs), as ``rollout.play_out``)."""
+
+    def __init__(self, worlds: Sequence[World], knock_at: tuple[int, int], code: str = "auto") -> None:
+        self.worlds = worlds
+        self.knock_at = (int(knock_at[0]), int(knock_at[1]))
+        self.code = resolve_code(code)
+        if self.code == "compiled":
+            width = max((len(order) for _, order in worlds), default=0)
+            self._opps = np.array([opp for opp, _ in worlds], dtype=np.int64)
+            self._orders = np.zeros((len(worlds), max(width, 1)), dtype=np.int64)
+            for i, (_, order) in enumerate(worlds):
+                self._orders[i, :len(order)] = order
+            self._lens = np.array([len(order) for _, order in worlds], dtype=np.int64)
+            self._out = np.zeros(len(worlds), dtype=np.float64)
+
+    def _compiled(self, kind: int, hand: int, deadwood: int, card: int, margin: float, melds: Sequence[int],
+                  lo: int, hi: int) -> list[float]:
+        from .playout_kernels import evaluate
+
+        meld_array = np.array(list(melds) + [0] * (8 - len(melds)), dtype=np.int64)
+        evaluate(kind, hand, deadwood, card, float(margin), meld_array, len(melds), self._opps, self._orders,
+                 self._lens, lo, hi, self.knock_at[0], self.knock_at[1], self._out)
+        return self._out[:hi - lo].tolist()
+
+    def play(self, hand: int, top: int, lo: int, hi: int) -> list[float]:
+        """Play on from ``hand`` with ``top`` face up and the opponent to draw."""
+        if self.code == "compiled":
+            from .playout_kernels import PLAY
+            return self._compiled(PLAY, hand, 0, top, 0.0, (), lo, hi)
+        ks = self.knock_at
+        return [play_out(hand, opp, order, 0, top, 1, ks) for opp, order in self.worlds[lo:hi]]
+
+    def play_or_knock(self, hand: int, top: int, margin: float, lo: int, hi: int) -> list[float]:
+        """The better of playing on and knocking at once (less ``margin``), world by world."""
+        if self.code == "compiled":
+            from .playout_kernels import PLAY_OR_KNOCK
+            return self._compiled(PLAY_OR_KNOCK, hand, 0, top, margin, (), lo, hi)
+        ks = self.knock_at
+        return [max(play_out(hand, opp, order, 0, top, 1, ks), knock_points(hand, opp) - margin)
+                for opp, order in self.worlds[lo:hi]]
+
+    def after_discard(self, hand: int, deadwood: int, top: int, lo: int, hi: int) -> list[float]:
+        """``hand`` (``deadwood`` points) has just thrown ``top``: it knocks at once when its own
+        playout threshold allows, else plays on."""
+        if self.code == "compiled":
+            from .playout_kernels import AFTER_DISCARD
+            return self._compiled(AFTER_DISCARD, hand, deadwood, top, 0.0, (), lo, hi)
+        if deadwood <= self.knock_at[0]:
+            return [knock_points(hand, opp) for opp, _ in self.worlds[lo:hi]]
+        return self.play(hand, top, lo, hi)
+
+    def after_stock_draw(self, hand: int, lo: int, hi: int) -> list[float]:
+        """``hand`` draws the stock's top card, throws Simple's discard, then as ``after_discard``."""
+        if self.code == "compiled":
+            from .playout_kernels import AFTER_STOCK_DRAW
+            return self._compiled(AFTER_STOCK_DRAW, hand, 0, 0, 0.0, (), lo, hi)
+        ks = self.knock_at
+        values: list[float] = []
+        for opp, order in self.worlds[lo:hi]:
+            if len(order) <= 2:
+                values.append(0.0)
+                continue
+            drawn = hand | 1 << order[0]
+            throw, after = simple_discard(drawn)
+            kept = drawn ^ 1 << throw
+            values.append(knock_points(kept, opp) if after <= ks[0] else play_out(kept, opp, order, 1, throw, 1, ks))
+        return values
+
+    def knock(self, hand: int, melds: Sequence[int], lo: int, hi: int) -> list[float]:
+        """Knocking now with ``melds``, scored exactly with the opponent's layoffs."""
+        if self.code == "compiled":
+            from .playout_kernels import KNOCK
+            return self._compiled(KNOCK, hand, 0, 0, 0.0, melds, lo, hi)
+        return [knock_points(hand, opp, tuple(melds)) for opp, _ in self.worlds[lo:hi]]
