@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any, Sequence
 
+from ginbots.arena.cluster import add_cluster_argument
 from ginbots.game.engine import GameConfig
 
 from . import __version__
@@ -104,6 +105,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         single_hand=args.single_hand,
         confidence=args.confidence,
         game=GameConfig(time_budget=args.time_budget, max_turns_per_hand=args.max_turns),
+        cluster=args.cluster,
     )
     on_traces = None
     if args.trace:
@@ -270,7 +272,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                               log_dir=args.log_dir or os.path.join(args.out, "logs"),
                               run_key=check_run_key(args.run_key) if args.run_key else "")
     try:
-        summary = run_tournament(config, args.out, progress=args.progress)
+        summary = run_tournament(config, args.out, progress=args.progress, cluster=args.cluster)
     except TournamentError as exc:
         print(f"ginbots tournament: error: {exc}", file=sys.stderr)
         return 2
@@ -453,6 +455,7 @@ def _add_play_commands(sub: Any) -> None:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help=f"worker processes (this machine has {os.cpu_count()} cores)")
+    add_cluster_argument(p)
     p.add_argument("--duplicate", action="store_true", help="play each deal sequence twice with seats swapped")
     p.add_argument("--single-hand", action="store_true", help="single hands instead of games to 100 (hand win rate)")
     p.add_argument("--confidence", type=_confidence, default=0.90, help="Wilson interval level (default 0.90)")
@@ -532,6 +535,7 @@ def _add_tuning_commands(sub: Any) -> None:
     p.add_argument("--time-budget", type=_budget, default=30.0)
     p.add_argument("--confidence", type=_confidence, default=0.90)
     p.add_argument("--out", default="results/tournament", help="folder for games, summary and report")
+    add_cluster_argument(p)
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
     _add_isolation(p)
     p.set_defaults(func=cmd_tournament)

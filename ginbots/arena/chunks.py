@@ -29,11 +29,13 @@ def chunk_files(folder: str | Path) -> list[Path]:
 
 def generate_chunks(out: Path, total: int, chunk: int, job: Callable[[int, int, str], Any], *,
                     setup: Callable[[], None], run: Callable[[Any], int], unit: str, workers: int,
-                    progress: bool | None) -> list[Path]:
+                    progress: bool | None, cluster: str | None = None) -> list[Path]:
     """Run ``run(job(start, size, path))`` for every chunk of ``total`` items not yet in ``out``.
 
     ``run`` returns the items it recorded (for the progress bar). Returns every
-    chunk path; Ctrl-C keeps the finished chunks and raises KeyboardInterrupt.
+    chunk path; Ctrl-C keeps the finished chunks and raises KeyboardInterrupt. With ``cluster`` (a
+    Dask scheduler's address) the chunks go to its workers, which write them to ``out``: on many
+    machines, ``out`` must be a folder they all see (a shared file system).
     """
     out.mkdir(parents=True, exist_ok=True)
     paths, jobs, todo = [], [], 0
@@ -42,10 +44,10 @@ def generate_chunks(out: Path, total: int, chunk: int, job: Callable[[int, int, 
         paths.append(path)
         if not path.exists():
             size = min(chunk, total - start)
-            jobs.append(job(start, size, str(path)))
+            jobs.append(job(start, size, str(path.resolve())))  # a cluster worker's folder may differ
             todo += size
     bar = ProgressBar(todo, unit, progress)
-    stopped = run_in_workers(jobs, workers, setup, (), run, bar.update, ordered=False)
+    stopped = run_in_workers(jobs, workers, setup, (), run, bar.update, ordered=False, cluster=cluster)
     bar.close()
     if stopped:
         raise KeyboardInterrupt

@@ -63,6 +63,9 @@ class MatchConfig:
     #: Secret (hex) behind the deals and bot seeds when a bot that is not trusted takes part
     #: (``ginbots.arena.keys``); empty: both follow from the public seed.
     run_key: str = ""
+    #: A Dask scheduler's address: chunks of games go to its workers (``ginbots.arena.cluster``);
+    #: None: ``workers`` local processes.
+    cluster: str | None = None
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -254,6 +257,7 @@ class MatchReport:
             "seed": self.config.seed,
             **({"run_key": self.config.run_key} if self.config.run_key else {}),
             "workers": self.config.workers,
+            **({"cluster": self.config.cluster} if self.config.cluster else {}),
             "duplicate": self.config.duplicate,
             "confidence": self.config.confidence,
             "time_budget_s": self.config.game.time_budget,
@@ -273,9 +277,11 @@ class MatchReport:
         conf = int(round(self.config.confidence * 100))
         unit = "hands" if self.config.single_hand else "games to 100"
         mode = ", duplicate deals" if self.config.duplicate else ""
+        where = (f"cluster {self.config.cluster}" if self.config.cluster else
+                 f"{self.config.workers} worker{'s' if self.config.workers > 1 else ''}")
         lines = [
             f"{data['players']['A']} vs {data['players']['B']}: {data['games']} {unit} "
-            f"(seed {self.config.seed}, {self.config.workers} worker{'s' if self.config.workers > 1 else ''}{mode})"
+            f"(seed {self.config.seed}, {where}{mode})"
             + ("  [INTERRUPTED: partial result]" if self.interrupted else ""),
             f"  {'player':<22}{'wins':>7}{'losses':>8}{'win rate':>10}   {conf}% Wilson CI      pts/hand"
             f"   decision ms p50 / p99",
@@ -346,7 +352,8 @@ class ProgressBar:
 
 
 def run_in_workers(chunks: list[Any], workers: int, setup: Callable[..., None], setup_args: tuple[Any, ...],
-                   run: Callable[[Any], Any], absorb: Callable[[Any], None], ordered: bool = True) -> bool:
+                   run: Callable[[Any], Any], absorb: Callable[[Any], None], ordered: bool = True,
+                   cluster: str | None = None) -> bool:
     """Run ``run(chunk)`` for every chunk in ``workers`` supervised processes (each set up once with
     ``setup(*setup_args)``), handing each result to ``absorb`` as it comes.
 
@@ -360,7 +367,7 @@ def run_in_workers(chunks: list[Any], workers: int, setup: Callable[..., None], 
         print(f"ginbots: a chunk failed: {text}", file=sys.stderr)
 
     return supervise([[c] for c in chunks], workers, setup, setup_args, run, lambda _item, result: absorb(result),
-                     on_lost=warn_lost, on_error=warn_error)
+                     on_lost=warn_lost, on_error=warn_error, cluster=cluster)
 
 
 class MatchAborted(RuntimeError):
@@ -433,7 +440,7 @@ def run_match(
     try:
         interrupted = supervise(chunks, config.workers, _Worker.setup, setup_args, _run_game, on_result,
                                 on_lost=on_lost, on_error=on_error,
-                                call_limit=None if budget is None else budget + CALL_GRACE_S)
+                                call_limit=None if budget is None else budget + CALL_GRACE_S, cluster=config.cluster)
     finally:
         bar.close()
     games = [results[i] for i in sorted(results)]

@@ -224,21 +224,24 @@ def judged(config: TournamentConfig, folder: Path) -> TournamentConfig:
     return replace(config, run_key=config.run_key or run_key_for(config.seed), hide=hide)
 
 
-def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool | None = None) -> dict[str, Any]:
+def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool | None = None,
+                   cluster: str | None = None) -> dict[str, Any]:
     """Play every missing game, then summarise; Ctrl-C keeps every finished game.
 
     The folder is locked for the run: a second tournament on it is refused, not interleaved.
+    ``cluster`` (a Dask scheduler's address) sends chunks of games to its workers; where the games
+    were played is not part of the tournament, so a run may resume on another cluster or locally.
     """
     folder = Path(folder)
     config = judged(config, folder)
     lock = _lock(folder)
     try:
-        return _run_locked(config, folder, progress)
+        return _run_locked(config, folder, progress, cluster)
     finally:
         lock.close()
 
 
-def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None) -> dict[str, Any]:
+def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None, cluster: str | None) -> dict[str, Any]:
     done = prepare(config, folder)
     finished = {(g["pair"], g["index"]) for g in done}
     todo = [(p, job) for p, job in config.jobs() if (p, job.index) not in finished]
@@ -263,7 +266,7 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None) -
         try:
             interrupted = supervise(chunks, config.workers, _Worker.setup, (config,), _run_game,
                                     lambda _item, record: write(record), on_lost=on_lost,
-                                    call_limit=None if budget is None else budget + CALL_GRACE_S)
+                                    call_limit=None if budget is None else budget + CALL_GRACE_S, cluster=cluster)
         finally:
             bar.close()
     summary = summarize(config, load_games(folder, config))

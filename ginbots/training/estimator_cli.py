@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ginbots.arena.cluster import add_cluster_argument
 from ginbots.estimators import BAYES_FILE, ESTIMATOR_NAMES, make_estimator
 
 DEFAULT_DATA = "data/estimators/simple"
@@ -26,6 +27,7 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--chunk", type=int, default=250)
     g.add_argument("--workers", type=int, default=2)
+    add_cluster_argument(g)
     g.set_defaults(func=cmd_generate)
 
     b = esub.add_parser("bayes", help="likelihood tables for the Bayesian estimators from recorded data")
@@ -130,7 +132,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print("ginbots estimators generate: --players needs two specs, e.g. simple,simple", file=sys.stderr)
         return 2
     paths = generate(args.out, args.games, players=players, seed=args.seed, chunk=args.chunk,
-                     workers=args.workers)  # type: ignore[arg-type]
+                     workers=args.workers, cluster=args.cluster)  # type: ignore[arg-type]
     (Path(args.out) / "source.json").write_text(json.dumps(
         {"players": players, "games": args.games, "seed": args.seed, "chunk": args.chunk}) + "\n")
     print(f"{len(paths)} chunks in {args.out}")

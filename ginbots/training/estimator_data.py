@@ -153,12 +153,15 @@ def _run(job: tuple[str, str, int, int, int, str]) -> int:
 
 
 def generate(out_dir: str | Path, games: int, *, players: tuple[str, str] = ("simple", "simple"),
-             seed: int = 1, chunk: int = 250, workers: int = 1, progress: bool | None = None) -> list[Path]:
+             seed: int = 1, chunk: int = 250, workers: int = 1, progress: bool | None = None,
+             cluster: str | None = None) -> list[Path]:
     """Record ``games`` self-play games into ``out_dir/chunk_NNNNN.npz``; chunks
-    already on disk are kept, so an interrupted run resumes where it stopped."""
+    already on disk are kept, so an interrupted run resumes where it stopped. ``cluster``: a Dask
+    scheduler's address to send the chunks to (``out_dir`` shared by its machines)."""
     return generate_chunks(Path(out_dir), games, chunk,
                            lambda start, size, path: (players[0], players[1], seed, start, size, path),
-                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress)
+                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress,
+                           cluster=cluster)
 
 
 def chunk_folders(folder: str | Path) -> list[Path]:

@@ -134,10 +134,11 @@ def _run(job: tuple[str, int, int, int, bool, str, str]) -> int:
 
 def generate(out_dir: str | Path, dataset: str, deals: int, *, seed: int = 1, chunk: int = 200,
              workers: int = 1, all_stages: bool = False, resample: str = "stock",
-             progress: bool | None = None) -> list[Path]:
+             progress: bool | None = None, cluster: str | None = None) -> list[Path]:
     """Record ``deals`` deals of ``dataset`` into ``out_dir/FOLDER/chunk_NNNNN.npz`` (resumable).
 
-    FOLDER is ``dataset_folder(dataset, resample, all_stages)``.
+    FOLDER is ``dataset_folder(dataset, resample, all_stages)``; ``cluster``: a Dask scheduler's
+    address to send the chunks to (``out_dir`` shared by its machines).
     """
     _samples_of(dataset)
     if resample not in RESAMPLE:
@@ -145,7 +146,8 @@ def generate(out_dir: str | Path, dataset: str, deals: int, *, seed: int = 1, ch
     out = Path(out_dir) / dataset_folder(dataset, resample, all_stages)
     return generate_chunks(out, deals, chunk,
                            lambda start, size, path: (dataset, seed, start, size, all_stages, resample, path),
-                           setup=_setup, run=_run, unit="deals", workers=workers, progress=progress)
+                           setup=_setup, run=_run, unit="deals", workers=workers, progress=progress,
+                           cluster=cluster)
 
 
 def dataset_folder(dataset: str, resample: str = "stock", all_stages: bool = False) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ginbots.arena.cluster import add_cluster_argument
 from ginbots.arena.match import derive_seed
 
 from .offense import RESAMPLE, _samples_of, generate
@@ -29,6 +30,7 @@ def add_parser(sub: Any) -> None:
                    help="Random-N samples: reshuffle the stock per sample, keeping both hands and the upcard "
                         "(default; its labels match the authors' published sample), or replay the whole deck")
     g.add_argument("--out", default=DEFAULT_DATA)
+    add_cluster_argument(g)
     g.set_defaults(func=_cmd_generate)
     lab = osub.add_parser("labels", help="label statistics of a Random-N dataset under both sampling recipes "
                                          "(compiled core, extra train; no rows recorded)")
@@ -59,7 +61,7 @@ def add_parser(sub: Any) -> None:
 
 def _cmd_generate(args: Any) -> int:
     paths = generate(args.out, args.dataset, args.deals, seed=args.seed, chunk=args.chunk, workers=args.workers,
-                     all_stages=args.all_stages, resample=args.resample)
+                     all_stages=args.all_stages, resample=args.resample, cluster=args.cluster)
     print(f"{args.dataset}: {len(paths)} chunks in {paths[0].parent}")
     return 0
 
