@@ -26,13 +26,38 @@ STALE_LOCK_S = 5.0
 
 
 def database_url(url: str) -> str:
-    """``postgresql://`` with whichever PostgreSQL driver is installed (psycopg2, else psycopg 3)."""
+    """``postgresql://`` with whichever PostgreSQL driver is installed, named (psycopg2, else psycopg 3):
+    SQLAlchemy's own default for a bare ``postgresql://`` changed between its releases."""
     if url.startswith("postgresql://"):
         import importlib.util
 
-        if importlib.util.find_spec("psycopg2") is None and importlib.util.find_spec("psycopg") is not None:
-            return "postgresql+psycopg://" + url[len("postgresql://"):]
+        for module, dialect in (("psycopg2", "psycopg2"), ("psycopg", "psycopg")):
+            if importlib.util.find_spec(module) is not None:
+                return f"postgresql+{dialect}://" + url[len("postgresql://"):]
     return url
+
+
+#: Attempts at opening a database server's study tables while other processes create them at once.
+SERVER_OPEN_ATTEMPTS = 8
+
+
+def _open_server(url: str) -> Any:
+    """``RDBStorage`` on a database server. Processes on several machines that open a fresh database
+    at the same moment all try to create Optuna's tables, and all but one fail with a duplicate-key
+    (IntegrityError) or duplicate-table (ProgrammingError) error; those try again, and then find the
+    tables made. An unreachable server fails at once."""
+    import random
+
+    from sqlalchemy.exc import IntegrityError, ProgrammingError
+
+    for attempt in range(SERVER_OPEN_ATTEMPTS):
+        try:
+            return optuna.storages.RDBStorage(url)
+        except (IntegrityError, ProgrammingError):
+            if attempt == SERVER_OPEN_ATTEMPTS - 1:
+                raise
+            time.sleep(0.2 + random.random() * 0.3)  # not in step with the other openers
+    raise AssertionError("unreachable")
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -56,7 +81,7 @@ def open_storage(url: str) -> Any:
         sqlite = _sqlite_path(url)
         try:
             if sqlite is None:
-                return optuna.storages.RDBStorage(url)
+                return _open_server(url)
             if sqlite.exists() and sqlite.stat().st_size and not sqlite.read_bytes()[:16].startswith(SQLITE_MAGIC):
                 raise StorageError(f"{sqlite} is not an SQLite database (it does not start with the SQLite "
                                    "header); give a new file or the study's own database")
