@@ -171,6 +171,21 @@ def _run_game(job: GameJob) -> Any:
     return _Worker.run(job)
 
 
+#: Most games in one task sent to a cluster: a task starts a fresh process (about half a second), so
+#: tasks are larger than local ones; a worker lost mid-task costs at most this many games, re-run.
+CLUSTER_CHUNK = 250
+#: Tasks a cluster run is cut into at least (its size is not known here), so that many workers share it.
+CLUSTER_TASKS = 16
+
+
+def chunk_size(items: int, workers: int, cap: int, cluster: str | None) -> int:
+    """Items per task: about eight tasks a local worker (at most ``cap``), or on a cluster at least
+    ``CLUSTER_TASKS`` tasks of at most ``CLUSTER_CHUNK``."""
+    if cluster:
+        return max(1, min(CLUSTER_CHUNK, items // CLUSTER_TASKS))
+    return max(1, min(cap, items // (workers * 8) or 1))
+
+
 def chunks_of(items: list[Any], size: int) -> list[list[Any]]:
     """``items`` cut into consecutive lists of ``size`` (the last may be shorter)."""
     return [items[i:i + size] for i in range(0, len(items), size)]
@@ -404,7 +419,7 @@ def run_match(
     """
     config, (spec_a, spec_b) = judged(config, spec_a, spec_b)
     jobs = schedule(config)
-    size = max(1, min(50, len(jobs) // (config.workers * 8) or 1))
+    size = chunk_size(len(jobs), config.workers, 50, config.cluster)
     chunks = chunks_of(jobs, size)
     bar = ProgressBar(len(jobs), "hands" if config.single_hand else "games", progress)
     results: dict[int, dict[str, Any]] = {}

@@ -25,6 +25,7 @@ from .match import (
     GameJob,
     MatchConfig,
     ProgressBar,
+    chunk_size,
     chunks_of,
     derive_seed,
     lost_game,
@@ -246,7 +247,7 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None, c
     finished = {(g["pair"], g["index"]) for g in done}
     todo = [(p, job) for p, job in config.jobs() if (p, job.index) not in finished]
     bar = ProgressBar(len(todo), "games", progress)
-    size = max(1, min(20, len(todo) // (config.workers * 8) or 1))
+    size = chunk_size(len(todo), config.workers, 20, cluster)
     chunks = chunks_of(todo, size)
     with open(folder / GAMES_FILE, "a", encoding="utf-8") as out:
         def write(record: dict[str, Any]) -> None:
