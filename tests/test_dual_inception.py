@@ -179,3 +179,44 @@ def test_training_resumes_from_its_checkpoint(tmp_path) -> None:
     assert any("resuming after epoch 1" in line for line in logs)
     assert resumed["training"]["history"] == full["training"]["history"]
     assert resumed["sha256"] == full["sha256"]
+
+
+def test_authors_macro_features_follow_their_code() -> None:
+    from ginbots.players.dual_inception import authors_macro_features
+
+    hand = parse_cards("3C 4C 5C 9H 9S 9D KH AH 7D 2S")
+    # One run, one set, deadwood 20; hits 2C 6C 9C (8D would leave five unmelded cards, not four).
+    np.testing.assert_array_equal(authors_macro_features(np.array([hand], dtype=np.uint64))[0], [1, 1, 20, 3])
+    # Their run counter is not reset between suits: QC KC AH is a "run" to them.
+    wrap = parse_cards("QC KC AH 5S 7S 9D JD 2H 4H 6H")
+    assert authors_macro_features(np.array([wrap], dtype=np.uint64))[0][0] == 1
+    assert network_input(np.array([hand], dtype=np.uint64), np.zeros(52), "authors")[0, 104:].tolist() == [1, 1, 20, 3]
+    with pytest.raises(ValueError, match="features must be one of"):
+        network_input(np.array([hand], dtype=np.uint64), np.zeros(52), "raw")
+
+
+def test_unmelded_candidates_are_the_cards_outside_one_optimal_meld_set() -> None:
+    player = DualInceptionPlayer(seed=1, candidates="unmelded")
+    player.start_hand(0, 0, parse_cards("3C 4C 5C 9H 9S 9D KH AH 7D 2S"))
+    player.hand |= 1 << parse_card("QD")
+    assert player.candidate_discards() == parse_cards("KH AH 7D 2S QD")
+    legal = DualInceptionPlayer(seed=1)
+    legal.start_hand(0, 0, parse_cards("3C 4C 5C 9H 9S 9D KH AH 7D 2S"))
+    legal.hand |= 1 << parse_card("QD")
+    assert legal.candidate_discards() == legal.hand
+
+
+def test_worst_samples_are_recorded_beside_the_best(tmp_path) -> None:
+    pytest.importorskip("numba")
+    from ginbots.training.offense import generate, load
+
+    generate(tmp_path, "random-16", 20, chunk=20, worst=True, progress=False)
+    data = load(tmp_path / "random-16-worst")
+    rp = data["rp"]
+    assert data["worst"].any() and (~data["worst"]).any()
+    for deal in np.unique(data["deal"]):
+        mine = data["deal"] == deal
+        best = data["score"][mine & rp & ~data["worst"]]
+        worst = data["score"][mine & rp & data["worst"]]
+        if len(best) and len(worst):  # (a hand can end before RP's first discard: no row of it)
+            assert worst.max() <= best.min()

@@ -20,7 +20,7 @@ from ginbots.estimators.base import Estimator
 from ginbots.estimators.risk import discard_risk
 from ginbots.estimators.snapshot import bits
 from ginbots.estimators.weights import OnnxNet, card_path, find_weights
-from ginbots.game.cards import NUM_CARDS, cards_of, is_run
+from ginbots.game.cards import NUM_CARDS, cards_of, is_run, union
 from ginbots.game.melds import (
     best_meld_set,
     deadwood_and_melded_batch,
@@ -71,17 +71,58 @@ def macro_features(hands: np.ndarray) -> np.ndarray:
     return np.column_stack([deadwood / 10.0, kinds, hits / 10.0]).astype(np.float32)
 
 
-def network_input(hands: np.ndarray, estimate: np.ndarray) -> np.ndarray:
-    """(B, 108) packed x | o | m rows; ``estimate`` is (52,) shared or (B, 52) per row."""
+#: Macro-feature encodings: the document's as we read it (``macro_features``), or the authors' own code's
+#: (``authors_macro_features``).
+FEATURES = ("document", "authors")
+
+
+def authors_macro_features(hands: np.ndarray) -> np.ndarray:
+    """(B, 4) float32 m as the authors' released code computes it (their ``FeatureEngineer``), raw integers:
+
+    - runs: cards scanned suit by suit, rank by rank, a streak of three or more held cards counting one
+      run; the streak is not reset between suits (a king and the next suit's ace and two continue it);
+    - sets: ranks held in three or more suits;
+    - deadwood: the least deadwood;
+    - hits: cards outside the hand whose addition leaves no more unmelded cards (in one optimal meld
+      set) than before.
+    """
+    hands = np.asarray(hands, dtype=np.uint64)
+    held = bits(hands).astype(bool)  # (B, 52), suit-major
+    runs = np.zeros(len(hands), dtype=np.int64)
+    streak = np.zeros(len(hands), dtype=np.int64)
+    for card in range(NUM_CARDS):
+        ended = ~held[:, card]
+        runs += ended & (streak >= 3)
+        streak = np.where(ended, 0, streak + 1)
+    runs += streak >= 3
+    sets = (held.reshape(-1, 4, 13).sum(axis=1) >= 3).sum(axis=1)
+    deadwood, melded = deadwood_and_melded_batch(hands)
+    unmelded = bits(hands & ~melded).sum(axis=1)
+    hits = np.zeros(len(hands), dtype=np.int64)
+    for card in range(NUM_CARDS):
+        outside = ~held[:, card]
+        bit = np.uint64(1 << card)
+        _, melded_after = deadwood_and_melded_batch(hands | bit)
+        after = bits((hands | bit) & ~melded_after).sum(axis=1)
+        hits += outside & (after <= unmelded)
+    return np.column_stack([runs, sets, deadwood, hits]).astype(np.float32)
+
+
+def network_input(hands: np.ndarray, estimate: np.ndarray, features: str = "document") -> np.ndarray:
+    """(B, 108) packed x | o | m rows; ``estimate`` is (52,) shared or (B, 52) per row; ``features``
+    one of ``FEATURES``."""
     estimate = np.broadcast_to(np.asarray(estimate, dtype=np.float32), (len(hands), NUM_CARDS))
-    return np.concatenate([bits(hands), estimate, macro_features(hands)], axis=1)
+    if features not in FEATURES:
+        raise ValueError(f"features must be one of {', '.join(FEATURES)}, got {features!r}")
+    macro = macro_features(hands) if features == "document" else authors_macro_features(hands)
+    return np.concatenate([bits(hands), estimate, macro], axis=1)
 
 
 class OffensiveScore:
     """A frozen offensive-score network: packed rows in, predicted hand scores out."""
 
-    def __init__(self, model: str = "dual-inception", dataset: str = "simple") -> None:
-        self.path = find_weights(weights_file(model, dataset))
+    def __init__(self, model: str = "dual-inception", dataset: str = "simple", path: str = "") -> None:
+        self.path = find_weights(path or weights_file(model, dataset))
         self.net = OnnxNet(self.path)
 
     def __call__(self, rows: np.ndarray) -> np.ndarray:
@@ -89,9 +130,9 @@ class OffensiveScore:
 
 
 @lru_cache(maxsize=None)
-def shared_offensive_score(model: str, dataset: str) -> OffensiveScore:
+def shared_offensive_score(model: str, dataset: str, path: str = "") -> OffensiveScore:
     """One loaded network per process, shared by every seat."""
-    return OffensiveScore(model, dataset)
+    return OffensiveScore(model, dataset, path)
 
 
 class DualInceptionPlayer(TrackingSimplePlayer):
@@ -109,6 +150,13 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         Hyperparameter("dataset", str, "simple", choices=DATASETS + VARIANT_DATASETS, tunable=False,
                        doc="training data of the network (document's best: Random-256; ours, at our data "
                            "sizes: Simple, see the README)"),
+        Hyperparameter("features", str, "document", choices=FEATURES, tunable=False,
+                       doc="macro features m the network was trained with: the document's as we read them "
+                           "(deadwood/10, sets, runs, hits/10) or the authors' code's (raw runs, sets, deadwood, "
+                           "hits, their definitions)"),
+        Hyperparameter("candidates", str, "legal", choices=("legal", "unmelded"), tunable=False,
+                       doc="discards scored: every legal card, or (the authors' code) only the cards one optimal "
+                           "meld set leaves unmelded (all cards when none is)"),
     )
 
     def offensive_score(self) -> OffensiveScore:
@@ -127,10 +175,10 @@ class DualInceptionPlayer(TrackingSimplePlayer):
 
     def discard_scores(self) -> dict[int, float]:
         """Per legal discard: offensive score of the hand left, minus the blended risk."""
-        legal = cards_of(self.legal_discards())
+        legal = cards_of(self.candidate_discards())
         likelihood = self.estimator().raw_one(self.knowledge)
         after = np.array([self.hand & ~(1 << c) for c in legal], dtype=np.uint64)
-        offence = self.offensive_score()(network_input(after, likelihood))
+        offence = self.offensive_score()(network_input(after, likelihood, self.params["features"]))
         if self.params["criterion"] == "defence":
             # The document's defence-only player scores unmelded cards; the offence term only breaks ties.
             lowers = {c for c, _ in lowering_discards(self.hand, self.legal_discards())}
@@ -141,6 +189,15 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         if weight:
             offence = offence - weight * discard_risk(likelihood)[legal]
         return dict(zip(legal, offence.tolist()))
+
+    def candidate_discards(self) -> int:
+        """The discards scored (a card set): the legal ones, or with ``candidates=unmelded`` those of them that
+        one optimal meld set leaves unmelded, as the authors' player does (every legal card when none)."""
+        legal = self.legal_discards()
+        if self.params["candidates"] == "unmelded":
+            unmelded = self.hand & ~union(best_meld_set(self.hand)) & legal
+            return unmelded or legal
+        return legal
 
     def discard(self) -> int:
         scores = self.discard_scores()

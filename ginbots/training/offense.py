@@ -57,8 +57,9 @@ Row = tuple[int, Knowledge, float, bool]
 
 
 def record_deal(dataset: str, deal_seed: int, all_stages: bool = False, resample: str = "stock",
-                sample: int | None = None) -> list[Row]:
-    """Rows (hand, knowledge, score, is RP's row) of one deal: the best-scoring of the dataset's samples.
+                sample: int | None = None, worst: bool = False) -> list[Row]:
+    """Rows (hand, knowledge, score, is RP's row) of one deal: the best-scoring of the dataset's samples
+    (``worst``: the worst-scoring, the first reaching it).
 
     Sample ``k`` is dealt by ``selfplay.sample_deck`` and its players draw from their
     ``StreamRandom`` streams, so the compiled core plays the same hands; ``sample`` replays the one
@@ -80,24 +81,27 @@ def record_deal(dataset: str, deal_seed: int, all_stages: bool = False, resample
         for seat, watcher in enumerate(seats):
             for hand_mask, knowledge in (watcher.stages if all_stages else watcher.stages[-1:]):
                 rows.append((hand_mask, knowledge, score[seat], seat == rp_seat))
-        if best is None or score[max(rp_seat, 0)] > best[0]:
-            best = (score[max(rp_seat, 0)], rows)
+        mine = score[max(rp_seat, 0)]
+        if best is None or (mine < best[0] if worst else mine > best[0]):
+            best = (mine, rows)
     assert best is not None
     return best[1]
 
 
-def _best_samples(dataset: str, deal_seeds: list[int], resample: str) -> tuple[list[int | None], list[int | None]]:
-    """(chosen sample, its RP score) per deal from the compiled core; all None without it (the engine plays
-    every sample then) or for a one-sample dataset."""
+def _chosen_samples(dataset: str, deal_seeds: list[int], resample: str,
+                    worst: bool = False) -> tuple[list[int | None], list[int | None]]:
+    """(chosen sample, its RP score) per deal from the compiled core, the best (``worst``: the worst);
+    all None without the core (the engine plays every sample then) or for a one-sample dataset."""
     if _samples_of(dataset) == 1:
         return [0] * len(deal_seeds), [None] * len(deal_seeds)
     try:
-        from ginbots.training.selfplay.core import best_of
+        from ginbots.training.selfplay.core import extremes_of
     except ImportError:
         return [None] * len(deal_seeds), [None] * len(deal_seeds)
     seeds = np.array(deal_seeds, dtype=np.int64)
-    best_k, best_score = best_of(seeds, _samples_of(dataset), seeds & 1, resample)
-    return [int(k) for k in best_k], [int(s) for s in best_score]
+    best_k, best_score, worst_k, worst_score = extremes_of(seeds, _samples_of(dataset), seeds & 1, resample)
+    k, s = (worst_k, worst_score) if worst else (best_k, best_score)
+    return [int(v) for v in k], [int(v) for v in s]
 
 
 _ESTIMATOR: list[Any] = []
@@ -109,51 +113,55 @@ def _setup() -> None:
     _ESTIMATOR[:] = [make_estimator(ESTIMATOR)]
 
 
-def _run(job: tuple[str, int, int, int, bool, str, str]) -> int:
-    dataset, seed, start, size, all_stages, resample, path = job
-    hands, knowledges, scores, deals, rp = [], [], [], [], []
+def _run(job: tuple[str, int, int, int, bool, str, bool, str]) -> int:
+    dataset, seed, start, size, all_stages, resample, with_worst, path = job
+    hands, knowledges, scores, deals, rp, worst = [], [], [], [], [], []
     deal_seeds = [derive_seed(seed, deal) for deal in range(start, start + size)]
-    chosen, core_scores = _best_samples(dataset, deal_seeds, resample)
-    for deal, deal_seed, k, core_score in zip(range(start, start + size), deal_seeds, chosen, core_scores):
-        rows = record_deal(dataset, deal_seed, all_stages, resample, sample=k)
-        for hand, knowledge, score, is_rp in rows:
-            if is_rp and core_score is not None and score != core_score:
-                raise RuntimeError(f"deal {deal} (seed {deal_seed}): the engine scored sample {k} {score}, the "
-                                   f"self-play core {core_score}; the core no longer plays the engine's hands")
-            hands.append(hand)
-            knowledges.append(knowledge)
-            scores.append(score)
-            deals.append(deal)
-            rp.append(is_rp)
+    for is_worst in (False, True) if with_worst else (False,):
+        chosen, core_scores = _chosen_samples(dataset, deal_seeds, resample, is_worst)
+        for deal, deal_seed, k, core_score in zip(range(start, start + size), deal_seeds, chosen, core_scores):
+            rows = record_deal(dataset, deal_seed, all_stages, resample, sample=k, worst=is_worst)
+            for hand, knowledge, score, is_rp in rows:
+                if is_rp and core_score is not None and score != core_score:
+                    raise RuntimeError(f"deal {deal} (seed {deal_seed}): the engine scored sample {k} {score}, the "
+                                       f"self-play core {core_score}; the core no longer plays the engine's hands")
+                hands.append(hand)
+                knowledges.append(knowledge)
+                scores.append(score)
+                deals.append(deal)
+                rp.append(is_rp)
+                worst.append(is_worst)
     estimate = _ESTIMATOR[0].raw(snapshot_rows(knowledges)) if knowledges else np.zeros((0, 52), np.float32)
     save_chunk(path, hands=np.array(hands, dtype=np.uint64), estimate=estimate.astype(np.float32),
                score=np.array(scores, dtype=np.float32), deal=np.array(deals, dtype=np.int64),
-               rp=np.array(rp, dtype=bool))
+               rp=np.array(rp, dtype=bool), worst=np.array(worst, dtype=bool))
     return size
 
 
 def generate(out_dir: str | Path, dataset: str, deals: int, *, seed: int = 1, chunk: int = 200,
              workers: int = 1, all_stages: bool = False, resample: str = "stock",
-             progress: bool | None = None, cluster: str | None = None) -> list[Path]:
+             progress: bool | None = None, cluster: str | None = None, worst: bool = False) -> list[Path]:
     """Record ``deals`` deals of ``dataset`` into ``out_dir/FOLDER/chunk_NNNNN.npz`` (resumable).
 
-    FOLDER is ``dataset_folder(dataset, resample, all_stages)``; ``cluster``: a Dask scheduler's
-    address to send the chunks to (``out_dir`` shared by its machines).
+    FOLDER is ``dataset_folder(dataset, resample, all_stages, worst)``; ``cluster``: a Dask scheduler's
+    address to send the chunks to (``out_dir`` shared by its machines); ``worst``: each deal's worst
+    sample is recorded too (rows flagged ``worst``), the losing rows best-of-N data lacks.
     """
     _samples_of(dataset)
     if resample not in RESAMPLE:
         raise ValueError(f"resample must be one of {RESAMPLE}, got {resample!r}")
-    out = Path(out_dir) / dataset_folder(dataset, resample, all_stages)
+    out = Path(out_dir) / dataset_folder(dataset, resample, all_stages, worst)
     return generate_chunks(out, deals, chunk,
-                           lambda start, size, path: (dataset, seed, start, size, all_stages, resample, path),
+                           lambda start, size, path: (dataset, seed, start, size, all_stages, resample, worst, path),
                            setup=_setup, run=_run, unit="deals", workers=workers, progress=progress,
                            cluster=cluster)
 
 
-def dataset_folder(dataset: str, resample: str = "stock", all_stages: bool = False) -> str:
-    """Folder name of a dataset: a Random-N set sampled with ``--resample deck`` gets a ``-deck`` suffix."""
+def dataset_folder(dataset: str, resample: str = "stock", all_stages: bool = False, worst: bool = False) -> str:
+    """Folder name of a dataset: a Random-N set sampled with ``--resample deck`` gets a ``-deck`` suffix,
+    one with each deal's worst sample too ``-worst``."""
     name = dataset + ("-deck" if resample == "deck" and _samples_of(dataset) > 1 else "")
-    return name + ("-all" if all_stages else "")
+    return name + ("-worst" if worst and _samples_of(dataset) > 1 else "") + ("-all" if all_stages else "")
 
 
 def load(folder: str | Path) -> dict[str, np.ndarray]:

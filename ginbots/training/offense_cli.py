@@ -29,6 +29,8 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--resample", choices=RESAMPLE, default="stock",
                    help="Random-N samples: reshuffle the stock per sample, keeping both hands and the upcard "
                         "(default; its labels match the authors' published sample), or replay the whole deck")
+    g.add_argument("--worst", action="store_true",
+                   help="Random-N: record each deal's worst sample too (losing rows; folder suffix -worst)")
     g.add_argument("--out", default=DEFAULT_DATA)
     add_cluster_argument(g)
     g.set_defaults(func=_cmd_generate)
@@ -54,6 +56,13 @@ def add_parser(sub: Any) -> None:
                    help="Random-N data: RP's rows only (default, the document's Figure 2) or both seats")
     t.add_argument("--bias-init", choices=("default", "mean"), default="default",
                    help="output bias: torch's initialisation, or the mean training score (used for random-256)")
+    t.add_argument("--features", choices=("document", "authors"), default="document",
+                   help="macro features: the document's as we read it, or the authors' code's (raw, their definitions)")
+    t.add_argument("--worst-share", type=float, default=0.0,
+                   help="share of deals whose worst sample is trained on too (data generated with --worst; the "
+                        "authors' published sample holds about 1%% losing rows)")
+    t.add_argument("--init", choices=("torch", "keras"), default="torch",
+                   help="initialisation and Adam epsilon: torch's defaults or Keras's (the authors')")
     t.add_argument("--data", default=DEFAULT_DATA)
     t.add_argument("--out", default="weights")
     t.set_defaults(func=_cmd_train)
@@ -61,7 +70,7 @@ def add_parser(sub: Any) -> None:
 
 def _cmd_generate(args: Any) -> int:
     paths = generate(args.out, args.dataset, args.deals, seed=args.seed, chunk=args.chunk, workers=args.workers,
-                     all_stages=args.all_stages, resample=args.resample, cluster=args.cluster)
+                     all_stages=args.all_stages, resample=args.resample, cluster=args.cluster, worst=args.worst)
     print(f"{args.dataset}: {len(paths)} chunks in {paths[0].parent}")
     return 0
 
@@ -96,7 +105,8 @@ def _cmd_train(args: Any) -> int:
     for model in args.models.split(","):
         card = train(model, args.dataset, args.data, args.out, epochs=args.epochs, decay_every=args.decay_every,
                      batch=args.batch, seed=args.seed, rows=args.rows, bias_init=args.bias_init,
-                     average=not args.no_average, threads=args.threads)
+                     average=not args.no_average, threads=args.threads, features_kind=args.features,
+                     worst=args.worst_share, init=args.init)
         print(f"{card['file']}: {card['parameters']} parameters, {card['data']['train_rows']} training rows, "
               f"validation MSE {card['validation_mse']:.2f}, {card['training']['seconds_this_run']} s")
     return 0

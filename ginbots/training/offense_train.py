@@ -88,24 +88,35 @@ def build_model(name: str) -> Any:
     raise ValueError(f"no offensive-score model {name!r}; choose from {', '.join(ARCHITECTURES)}")
 
 
+def keras_initialise(model: Any) -> None:
+    """Keras's defaults, as the authors' networks started: glorot-uniform kernels, zero biases
+    (torch draws both from a fan-in uniform)."""
+    from torch import nn
+
+    for module in model.modules():
+        if isinstance(module, (nn.Conv2d, nn.Linear)):
+            nn.init.xavier_uniform_(module.weight)
+            nn.init.zeros_(module.bias)
+
+
 def _output_layer(model: Any) -> Any:
     """The final linear layer of a model from ``build_model``."""
     return model.out if hasattr(model, "out") else (model.net if hasattr(model, "net") else model)[-1]
 
 
-def features(data: dict[str, np.ndarray]) -> np.ndarray:
-    """Packed network rows of loaded data (the same encoding the player uses)."""
+def features(data: dict[str, np.ndarray], kind: str = "document") -> np.ndarray:
+    """Packed network rows of loaded data (the same encoding the player uses, ``features=kind``)."""
     out = np.empty((len(data["hands"]), INPUT_WIDTH), dtype=np.float32)
     for start in range(0, len(out), 50_000):
         stop = start + 50_000
-        out[start:stop] = network_input(data["hands"][start:stop], data["estimate"][start:stop])
+        out[start:stop] = network_input(data["hands"][start:stop], data["estimate"][start:stop], kind)
     return out
 
 
 def base_dataset(folder: str) -> str:
     """The dataset of a data folder name (``random-256-deck-all`` -> ``random-256``)."""
     name = folder
-    for suffix in ("-all", "-deck"):
+    for suffix in ("-all", "-worst", "-deck"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     _samples_of(name)
@@ -142,15 +153,21 @@ def data_hash(folder: Path) -> str:
 
 
 def _training_rows(dataset: str, data_dir: str | Path, rows: str, average: bool, validation: float,
-                   seed: int) -> dict[str, Any]:
+                   seed: int, kind: str = "document", worst: float = 0.0) -> dict[str, Any]:
     """A dataset folder as network inputs and labels, split 80:20 by deal so no round sits on both sides."""
     base = base_dataset(dataset)
     folder = Path(data_dir) / dataset
     data = load(folder)
     if rows == "rp" and base != "simple":
         data = {k: v[data["rp"]] for k, v in data.items()}
+    if "worst" in data:
+        # Keep the worst-sample rows of a ``worst`` share of the deals (chosen by the seed), none at 0.
+        deals = np.unique(data["deal"][data["worst"]])
+        kept = np.random.default_rng(seed + 1).random(len(deals)) < worst
+        drop = data["worst"] & ~np.isin(data["deal"], deals[kept])
+        data = {k: v[~drop] for k, v in data.items()}
     raw_rows = len(data["score"])
-    x = features(data)
+    x = features(data, kind)
     merged = 0
     if average:
         data, x, merged = average_identical(data, x)
@@ -175,7 +192,8 @@ def _fit(model: Any, split: dict[str, Any], config: dict[str, Any], checkpoint: 
         # the hidden ReLUs first can switch them off for good.
         with torch.no_grad():
             _output_layer(model).bias.fill_(float(yt.mean()))
-    opt = torch.optim.Adam(model.parameters(), lr=config["lr"])
+    # Keras's Adam (the authors' framework) adds 1e-7 to the denominator, torch's 1e-8.
+    opt = torch.optim.Adam(model.parameters(), lr=config["lr"], eps=1e-7 if config["init"] == "keras" else 1e-8)
     schedule = torch.optim.lr_scheduler.StepLR(opt, step_size=config["decay"], gamma=0.1)
     gen = torch.Generator().manual_seed(config["seed"])
     history: list[dict[str, float]] = []
@@ -218,12 +236,17 @@ def _fit(model: Any, split: dict[str, Any], config: dict[str, Any], checkpoint: 
 def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Path, *, epochs: int = 96,
           decay_every: int = 32, batch: int = 64, lr: float = 1e-3, validation: float = 0.2, seed: int = 0,
           rows: str = "rp", bias_init: str = "default", average: bool = True, threads: int | None = None,
+          features_kind: str = "document", worst: float = 0.0, init: str = "torch",
           log: Callable[[str], None] = print) -> dict[str, Any]:
     """Train one architecture on one dataset folder (MSE, Adam, step decay x0.1), export ONNX and a model card.
 
     ``rows`` "rp" keeps RP's rows of a Random-N dataset (a Simple dataset has no RP and keeps every row); "all"
     keeps both seats. ``bias_init`` "mean" starts the output bias at the mean training score instead of torch's
     default initialisation. ``average`` merges identical inputs into one row with their mean label.
+    ``features_kind``: the macro features (``dual_inception.FEATURES``); ``worst``: the share of deals
+    whose worst sample is trained on too, where the data recorded it (``offense generate --worst``); ``init``: torch's
+    default initialisation or Keras's (glorot-uniform kernels, zero biases, Adam eps 1e-7), as the
+    authors trained.
     """
     import torch
 
@@ -239,14 +262,19 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.time()
-    split = _training_rows(dataset, data_dir, rows, average, validation, seed)
+    if init not in ("torch", "keras"):
+        raise ValueError(f"init must be 'torch' or 'keras', got {init!r}")
+    split = _training_rows(dataset, data_dir, rows, average, validation, seed, features_kind, worst)
     x, y, is_val, base = split["x"], split["y"], split["is_val"], split["base"]
     model = build_model(model_name)
+    if init == "keras":
+        keras_initialise(model)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / weights_file(model_name, dataset)  # the folder's name: variants never overwrite the base
     config = {"model": model_name, "dataset": dataset, "rows": int(len(x)), "epochs": epochs, "decay": decay_every,
-              "batch": batch, "lr": lr, "seed": seed, "kept": rows, "bias": bias_init, "average": average}
+              "batch": batch, "lr": lr, "seed": seed, "kept": rows, "bias": bias_init, "average": average,
+              "features": features_kind, "worst": float(worst), "init": init}
     checkpoint = out / (path.name.split(".")[0] + ".checkpoint.pt")
     history = _fit(model, split, config, checkpoint, log)
     export_onnx(model, x[:1], path)
@@ -256,7 +284,9 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
         "architecture": ARCHITECTURES[model_name],
         "parameters": int(sum(p.numel() for p in model.parameters())),
         "input": "packed float32 rows: x hand after the discard (52, suit-major 4x13), o ISRU Bayesian estimate "
-                 "(52), m = deadwood/10, sets, runs, hit count/10",
+                 "(52), m = " + ("deadwood/10, sets, runs, hit count/10" if features_kind == "document" else
+                                 "the authors' code's raw runs, sets, deadwood, hits"),
+        "features": features_kind,
         "target": "the round's score for this player (+s won, -s lost), gamma = 1",
         "data": {"dataset": base, "folder": dataset, "sha256": data_hash(split["folder"]),
                  "resample": "deck" if "-deck" in dataset else ("stock" if base != "simple" else "none"),
@@ -269,6 +299,7 @@ def train(model_name: str, dataset: str, data_dir: str | Path, out_dir: str | Pa
         "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr,
                      "batch": batch, "epochs": epochs, "split": f"{1 - validation:.0%} train by deal",
                      "output_bias_init": bias_init, "lr_decay": f"x0.1 every {decay_every} epochs",
+                     "init": init, "worst_sample_share": float(worst),
                      "seed": seed, "history": history, "seconds_this_run": round(time.time() - started, 1)},
         "validation_mse": history[-1]["validation_mse"],
         "ginbots_version": __version__,

@@ -289,8 +289,8 @@ def _play_deals(deal_seeds, kinds, max_turns, outcomes, state, used, cands, dws,
 
 
 @njit(cache=True)
-def _best_of(deal_seeds, samples, rp_seats, stock, max_turns, best_k, best_score, state, used, cands,
-             dws, options, lens, pile, melds, log):
+def _best_of(deal_seeds, samples, rp_seats, stock, max_turns, best_k, best_score, worst_k, worst_score, state,
+             used, cands, dws, options, lens, pile, melds, log):
     deck0 = np.zeros(52, dtype=np.int64)
     deck = np.zeros(52, dtype=np.int64)
     streams = np.zeros(2, dtype=np.uint64)
@@ -302,6 +302,7 @@ def _best_of(deal_seeds, samples, rp_seats, stock, max_turns, best_k, best_score
         kinds[0] = 1 if rp == 0 else 0
         kinds[1] = 1 if rp == 1 else 0
         best = -(1 << 30)
+        worst = 1 << 30
         for k in range(samples):
             _sample(deal_seeds[i], k, stock, deck0, deck, streams)
             play_hand(deck, starter, kinds, streams, max_turns, out, state, used, cands, dws, options, lens,
@@ -312,7 +313,11 @@ def _best_of(deal_seeds, samples, rp_seats, stock, max_turns, best_k, best_score
             if score > best:
                 best = score
                 best_k[i] = k
+            if score < worst:
+                worst = score
+                worst_k[i] = k
         best_score[i] = best
+        worst_score[i] = worst
 
 
 MAX_TURNS = 1000
@@ -338,14 +343,21 @@ def best_of(deal_seeds: np.ndarray, samples: int, rp_seats: np.ndarray, resample
     The first sample reaching the best score wins, as in ``offense.record_deal``; a seat of -1
     plays Simple on both sides.
     """
+    best_k, best_score, _, _ = extremes_of(deal_seeds, samples, rp_seats, resample, max_turns)
+    return best_k, best_score
+
+
+def extremes_of(deal_seeds: np.ndarray, samples: int, rp_seats: np.ndarray, resample: str = "deck",
+                max_turns: int = MAX_TURNS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(best sample, its score, worst sample, its score) of each deal over ``samples`` samples, for
+    the RP seat; the first sample reaching each extreme wins."""
     if resample not in ("deck", "stock"):
         raise ValueError(f"resample must be 'deck' or 'stock', got {resample!r}")
     seeds = np.ascontiguousarray(deal_seeds, dtype=np.int64)
-    best_k = np.zeros(len(seeds), dtype=np.int64)
-    best_score = np.zeros(len(seeds), dtype=np.int64)
+    best_k, best_score, worst_k, worst_score = (np.zeros(len(seeds), dtype=np.int64) for _ in range(4))
     _best_of(seeds, samples, np.ascontiguousarray(rp_seats, dtype=np.int64), resample == "stock", max_turns,
-             best_k, best_score, *Workspace().arrays())
-    return best_k, best_score
+             best_k, best_score, worst_k, worst_score, *Workspace().arrays())
+    return best_k, best_score, worst_k, worst_score
 
 
 def play_logged(deck: list[int], starter: int, kinds: tuple[int, int], seeds: tuple[int, int],
