@@ -66,7 +66,7 @@ class SimplePlayer(HandTrackingPlayer):
         used = self.used_pairs
         best = 1 << 30
         candidates: list[int] = []
-        for card, deadwood, _ in discard_outcomes(self.hand):
+        for card, deadwood in deadwood_after_discards(self.hand):
             if card == skip or (drawn_bit | 1 << card) in used:
                 continue
             if deadwood < best:
@@ -76,10 +76,13 @@ class SimplePlayer(HandTrackingPlayer):
                 candidates.append(card)
         choice = candidates[0] if len(candidates) == 1 else candidates[self.rng.randrange(len(candidates))]
         used.add(drawn_bit | 1 << choice)
+        self._kept = (self.hand ^ 1 << choice, best)  # the knock that follows needs this deadwood
         return choice
 
     def knock(self) -> Melds | None:
-        if min_deadwood(self.hand) > self.params.get("knock_at", MAX_DEADWOOD):
+        kept = getattr(self, "_kept", None)
+        deadwood = kept[1] if kept is not None and kept[0] == self.hand else min_deadwood(self.hand)
+        if deadwood > self.params.get("knock_at", MAX_DEADWOOD):
             return None
         return self._random_best_melds()
 
