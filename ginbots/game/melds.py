@@ -126,21 +126,24 @@ def deadwood_after_discards(hand: int) -> list[tuple[int, int]]:
                 + [(13 + rank, total + delta) for rank, delta in deltas[h]]
                 + [(26 + rank, total + delta) for rank, delta in deltas[s]]
                 + [(39 + rank, total + delta) for rank, delta in deltas[d]])
+    # A card a set choice puts in a set is not in that choice's suit masks: another choice (the one
+    # without that set, or the 3-set of the other three cards) scores its discard.
+    best = [1 << 30] * 52
+    deltas = _DISCARD_DELTAS
+    for a, b, x, y in _set_states(c, h, s, d, sets):
+        total = table[a] + table[b] + table[x] + table[y]
+        for offset, left in ((0, a), (13, b), (26, x), (39, y)):
+            for rank, delta in deltas[left]:
+                value = total + delta
+                if value < best[offset + rank]:
+                    best[offset + rank] = value
     out = []
-    states = [(st, table[st[0]] + table[st[1]] + table[st[2]] + table[st[3]]) for st in _set_states(c, h, s, d, sets)]
-    for suit, (offset, m) in enumerate(((0, c), (13, h), (26, s), (39, d))):
-        rest = m
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            best = 1 << 30
-            for st, total in states:
-                left = st[suit]
-                if left & low:  # a choice that puts the card in a set is covered by another choice
-                    value = total - table[left] + table[left ^ low]
-                    if value < best:
-                        best = value
-            out.append((offset + low.bit_length() - 1, best))
+    rest = hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        card = low.bit_length() - 1
+        out.append((card, best[card]))
     return out
 
 
