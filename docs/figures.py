@@ -5,7 +5,10 @@ and ``docs/figures.toml`` says where figure ID comes from:
 
 - ``kind = "winrate"``: the wins and decided games of ``role`` (A or B) pooled over the match
   results ``files`` (a glob or a list, each a ``ginbots match --json`` file), as a win rate with its
-  90% Wilson interval and the number of games;
+  90% Wilson interval and the number of games (``show_games = false``: without it, where the page
+  gives the games in its own words);
+- ``kind = "record"``: one record with ``wins`` and ``losses`` (and ``games`` or ``hands``) at ``path``
+  (keys joined by tabs) in the JSON ``file``, as a win rate like ``winrate``;
 - ``kind = "think"``: the mean thinking seconds per game of ``role``, pooled over the same files;
 - ``kind = "heldout"``: a tuning record's held-out check (``tuning/best/BOT.json``, ``key``);
 - ``kind = "text"``: the groups of ``pattern`` in a text ``file``, through ``format``;
@@ -72,7 +75,20 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
             games += data["games"]
         low, high = wilson(wins, decided)
         unit = spec.get("unit", "games")
-        return f"{100 * wins / decided:.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({games:,} {unit})"
+        shown = f"{100 * wins / decided:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+        return shown + (f" ({games:,} {unit})" if spec.get("show_games", True) else "")
+    if spec["kind"] == "record":
+        path = ROOT / spec["file"]
+        if not path.exists():
+            raise FileNotFoundError(f"figure {fig_id}: no result file {spec['file']}")
+        record: Any = json.loads(path.read_text())
+        for key in spec["path"].split("\t"):
+            record = record[int(key)] if isinstance(record, list) else record[key]
+        wins, decided = record["wins"], record["wins"] + record["losses"]
+        low, high = wilson(wins, decided)
+        shown = f"{100 * wins / decided:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+        unit = "hands" if "hands" in record else "games"
+        return shown + (f" ({record[unit]:,} {unit})" if spec.get("show_games", True) else "")
     if spec["kind"] == "think":
         files = _files(spec)
         if not files:

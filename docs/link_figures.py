@@ -1,0 +1,243 @@
+"""Find the result file behind each hand-typed win rate of the docs and mark it as a figure.
+
+    python docs/link_figures.py [--write] [PAGE ...]
+
+A win rate shown as ``61.3% [59.9, 62.8]`` (optionally followed by ``(3,000 games)``) that is not yet
+a marked figure is looked up among every committed match result (``ginbots match --json`` files,
+single or pooled over numbered chunks ``NAME__N.json``, either role): where exactly one source renders
+those numbers, the span is marked ``<!-- fig:ID -->...<!-- /fig -->`` and the source registered in
+``docs/figures.toml`` (``--write``); otherwise it is listed as unmatched, to be linked by hand or
+re-measured. From then on ``docs/figures.py`` keeps it equal to its file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from figures import REGISTRY, ROOT, SPAN, pages, registry, render  # noqa: E402  (docs/ is this script's folder)
+
+from ginbots.arena.stats import wilson
+
+SHOWN = re.compile(r"(\d+\.\d)% \[(\d+\.\d), (\d+\.\d)\](?: \(([\d,]+) (games|hands)\))?")
+CHUNK = re.compile(r"^(.*__)(\d+)\.json$")
+
+
+def _render(wins: int, decided: int) -> tuple[str, str, str]:
+    low, high = wilson(wins, decided)
+    return f"{100 * wins / decided:.1f}", f"{100 * low:.1f}", f"{100 * high:.1f}"
+
+
+def sources() -> dict[tuple[str, str, str], list[dict]]:
+    """(rate, low, high) -> every match source that renders it: single files and pooled chunk groups."""
+    singles: list[tuple[Path, dict]] = []
+    for path in sorted(ROOT.glob("experiments/**/*.json")) + sorted(ROOT.glob("reports/**/*.json")):
+        try:
+            data = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("A"), dict) and "wins" in data["A"] and "games" in data:
+            singles.append((path, data))
+    found: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    groups: dict[str, list[tuple[Path, dict]]] = defaultdict(list)
+    for path, data in singles:
+        rel = str(path.relative_to(ROOT))
+        chunk = CHUNK.match(rel)
+        if chunk:
+            groups[chunk.group(1) + "*.json"].append((path, data))
+        for role in ("A", "B"):
+            side = data[role]
+            decided = side["wins"] + side["losses"]
+            if decided:
+                found[_render(side["wins"], decided)].append(
+                    {"kind": "winrate", "files": [rel], "role": role, "games": data["games"]})
+    for path in sorted(ROOT.glob("experiments/**/*.json")):
+        try:
+            data = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("A"), dict):
+            continue  # a match report: indexed above
+        for keys, record in _records(data, []):
+            decided = record["wins"] + record["losses"]
+            count = record.get("games", record.get("hands"))
+            if decided and isinstance(count, int):
+                found[_render(record["wins"], decided)].append(
+                    {"kind": "record", "files": str(path.relative_to(ROOT)), "path": "\t".join(keys),
+                     "role": "record", "games": count})
+    for pattern, members in groups.items():
+        if len(members) < 2:
+            continue
+        for role in ("A", "B"):
+            wins = sum(d[role]["wins"] for _, d in members)
+            decided = sum(d[role]["wins"] + d[role]["losses"] for _, d in members)
+            if decided:
+                found[_render(wins, decided)].append({"kind": "winrate", "files": pattern, "role": role,
+                                                      "games": sum(d["games"] for _, d in members)})
+    return found
+
+
+def registered(known: dict, index: dict) -> None:
+    """Add the figures already registered (their renders, under their own ids) to ``index``."""
+    for fig_id, spec in known.items():
+        if spec.get("kind") not in ("winrate", "heldout", "text-winrate"):
+            continue
+        try:
+            shown = render(fig_id, {**spec, "show_games": True})
+        except (FileNotFoundError, KeyError, ValueError):
+            continue
+        m = SHOWN.match(shown)
+        if m:
+            index[(m.group(1), m.group(2), m.group(3))].append(
+                {"id": fig_id, "files": fig_id, "role": "registered", "games": int(m.group(4).replace(",", "")),
+                 "spec": spec})
+
+
+def _records(data: object, keys: list[str]):
+    """Every (key path, dict) in ``data`` that holds integer ``wins`` and ``losses``."""
+    if isinstance(data, dict):
+        if isinstance(data.get("wins"), int) and isinstance(data.get("losses"), int):
+            yield keys, data
+        for key, value in data.items():
+            yield from _records(value, keys + [str(key)])
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _records(value, keys + [str(i)])
+
+
+def _experiment(candidate: dict) -> str:
+    """``experiments/NAME/`` of a candidate's source, or ''."""
+    source = candidate["files"] if isinstance(candidate["files"], str) else candidate["files"][0]
+    parts = Path(source).parts
+    return f"experiments/{parts[1]}/" if len(parts) > 2 and parts[0] == "experiments" else ""
+
+
+def _context(text: str, at: int) -> str:
+    """The page text from the section heading above ``at`` (or 40 lines up, if nearer) to the next blank
+    line after the figure's paragraph or table, where a page names the source of its figures."""
+    start = text.rfind("\n#", 0, at)
+    lines_up = at
+    for _ in range(40):
+        lines_up = text.rfind("\n", 0, lines_up)
+        if lines_up < 0:
+            break
+    start = max(start, lines_up, 0)
+    end = text.find("\n\n", at)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def _id(page: Path, spec: dict) -> str:
+    """A readable id (page, result file, role), cut short, with a hash of the source so ids never collide."""
+    source = spec["files"] if isinstance(spec["files"], str) else spec["files"][0]
+    stem = Path(source).name.replace(".json", "").replace("*", "all")
+    text = re.sub(r"[^a-z0-9]+", "-", f"{page.stem} {stem} {spec['role']}".lower()).strip("-")
+    digest = hashlib.sha1(json.dumps([spec["files"], spec["role"]]).encode()).hexdigest()[:6]
+    return f"{text[:60].rstrip('-')}-{digest}"
+
+
+def _toml(fig_id: str, spec: dict) -> str:
+    if spec["kind"] == "record":
+        lines = [f"[{fig_id}]", 'kind = "record"', f"file = {json.dumps(spec['files'])}",
+                 f"path = {json.dumps(spec['path'])}"]
+        if not spec.get("show_games", True):
+            lines.append("show_games = false")
+        return "\n".join(lines) + "\n"
+    files = json.dumps(spec["files"])
+    lines = [f"[{fig_id}]", 'kind = "winrate"', f"files = {files}"]
+    if spec["role"] != "A":
+        lines.append(f'role = "{spec["role"]}"')
+    if not spec.get("show_games", True):
+        lines.append("show_games = false")
+    return "\n".join(lines) + "\n"
+
+
+def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: list[str]) -> str:
+    text = page.read_text(encoding="utf-8")
+    marked = [(m.start(), m.end()) for m in SPAN.finditer(text)]
+    out, last = [], 0
+    for m in SHOWN.finditer(text):
+        if any(a <= m.start() < b for a, b in marked):
+            continue
+        games = int(m.group(4).replace(",", "")) if m.group(4) else None
+        unit = m.group(5) or "games"
+        candidates = [c for c in index.get((m.group(1), m.group(2), m.group(3)), [])
+                      if games is None or c["games"] == games]
+        if any("id" in c for c in candidates):  # a figure already registered wins over the raw files behind it
+            candidates = [c for c in candidates if "id" in c]
+        else:
+            # Two experiments can give the same numbers (200 games allow only 201 win rates): a file counts
+            # only where its experiment is named in the text around the figure.
+            near = _context(text, m.start())
+            candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near]
+        distinct = {json.dumps({k: c[k] for k in ("files", "role")}, sort_keys=True) for c in candidates}
+        line = text.count("\n", 0, m.start()) + 1
+        if len(distinct) != 1:
+            unmatched.append(f"{page.relative_to(ROOT)}:{line}: {m.group(0)} ({len(distinct)} sources)")
+            continue
+        spec = dict(candidates[0])
+        spec["show_games"] = games is not None
+        if "id" in spec:  # a registered figure: the same id where the page shows the games as it does
+            fig_id = spec["id"] if games is not None else None
+            if fig_id is None or spec["spec"].get("show_games", True) is False:
+                unmatched.append(f"{page.relative_to(ROOT)}:{line}: {m.group(0)} is figure {spec['id']}, shown "
+                                 "without its games")
+                continue
+            entry = spec["spec"]
+        else:
+            if unit != "games":
+                spec["unit"] = unit
+            fig_id = _id(page, spec) + ("" if spec["show_games"] else "-short")
+            if spec["kind"] == "record":
+                entry = {"kind": "record", "file": spec["files"], "path": spec["path"]}
+                if spec.get("path"):
+                    fig_id = fig_id.rsplit("-", 1)[0] + "-" + hashlib.sha1(spec["path"].encode()).hexdigest()[:4] + \
+                        "-" + fig_id.rsplit("-", 1)[1]
+            else:
+                entry = {"kind": "winrate", "files": spec["files"], "role": spec["role"]}
+            if not spec["show_games"]:
+                entry["show_games"] = False
+            if fig_id not in known and fig_id not in new:
+                new[fig_id] = _toml(fig_id, spec)
+        shown = render(fig_id, {**entry, **({"unit": unit} if unit != "games" else {})})
+        again = SHOWN.fullmatch(shown)
+        if again and again.groups()[:3] == m.groups()[:3] and (games is None or
+                                                             int(again.group(4).replace(",", "")) == games):
+            pass  # the same figure, written another way (2000 for 2,000): the render's text replaces it
+        elif shown != m.group(0):
+            unmatched.append(f"{page.relative_to(ROOT)}:{line}: {m.group(0)} renders as {shown}")
+            continue
+        out.append(text[last:m.start()])
+        out.append(f"<!-- fig:{fig_id} -->{shown}<!-- /fig -->")
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def main() -> int:
+    write = "--write" in sys.argv
+    chosen = [ROOT / a for a in sys.argv[1:] if not a.startswith("--")] or pages()
+    index, known = sources(), registry()
+    registered(known, index)
+    new: dict[str, str] = {}
+    unmatched: list[str] = []
+    for page in chosen:
+        linked = link(page, index, known, new, unmatched)
+        if write and linked != page.read_text(encoding="utf-8"):
+            page.write_text(linked, encoding="utf-8")
+    if write and new:
+        with open(REGISTRY, "a", encoding="utf-8") as fh:
+            fh.write("\n# --- linked by docs/link_figures.py: win rates found in one match result ---------------------\n")
+            for block in new.values():
+                fh.write("\n" + block)
+    print(f"{len(new)} new figure sources; {len(unmatched)} win rates without exactly one source:")
+    for line in unmatched:
+        print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
