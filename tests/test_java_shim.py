@@ -195,3 +195,19 @@ def test_a_source_checkout_around_a_jar_is_not_taken_for_its_archive(tmp_path):
     (root / "MANIFEST.json").unlink()  # what is left looks like a checkout: ginbots/connect/bridge.py, no manifest
     res = _two_entries(tmp_path, jar, jar)
     assert res.returncode != 0 and "no folder around it holds the unpacked archive" in res.stderr
+
+
+def test_a_restart_replays_with_no_time_left_and_its_cost_counts_against_the_budget(classes):
+    """The replayed decisions carry time_left 0 (a bot that honours it answers at once), and the restart
+    (a second of start-up here) and the timed-out wait come off the game's budget."""
+    res = drive(classes, 1, [sys.executable, str(JAVA / "test" / "bad_bridge.py"), "slow-once-logged"],
+                "-Dginbots.decision_timeout=0.5", "-Dginbots.budget=30")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "counted against the budget" in res.stderr
+    decisions = [line.split() for line in res.stderr.splitlines() if line.startswith("DECISION ")]
+    first = [float(d[3].split("=")[1]) for d in decisions if d[1] == "first"]
+    again = [d for d in decisions if d[1] == "restarted"]
+    replayed = len(first) - 1  # every decision of the first process but the timed-out one, plus that one
+    assert all(d[3] == "time_left=0" for d in again[:replayed + 1])
+    after = [float(d[3].split("=")[1]) for d in again[replayed + 1:]]
+    assert after and after[0] <= first[-1] - 1.5  # 0.5 s waited for the lost answer, 1 s to restart

@@ -212,3 +212,14 @@ def test_verification_lists_what_it_checked(tmp_path):
     report = verify_package(build_package("simple", out_dir=tmp_path), games=2, fresh_env=False)
     assert report.ok and len(report.checked) == 4
     assert "sandboxed" in report.text() and "bridge.properties" in report.text()
+
+
+def test_an_import_guarded_by_except_import_error_is_optional(tmp_path, monkeypatch):
+    """numba (the champion's compiled playouts) is optional: the archive works without it, so an import inside
+    ``try: ... except ImportError`` is not a dependency; an unguarded one still is."""
+    from ginbots.connect import package
+
+    source = tmp_path / "optbot.py"
+    source.write_text("try:\n    import numba\nexcept ImportError:\n    numba = None\nimport requests\n")
+    monkeypatch.setattr(package, "_module_file", lambda name: (source, source.name) if name == "optbot" else None)
+    assert package.outside_imports(["optbot"]) == ["requests"]

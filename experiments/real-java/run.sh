@@ -6,7 +6,8 @@
 # stand-ins in standins/, so that it builds without Maven Central; commons-cli is taken from the system.
 # Usage: experiments/real-java/run.sh ENGINE_CHECKOUT VERMOUTH_CHECKOUT OUT GAMES BOT [BOT...]
 #   (env: PYTHON_BIN=a bin folder whose python3 has numpy and onnxruntime, default .venv/bin;
-#    COMMONS_CLI=path of a commons-cli jar)
+#    COMMONS_CLI=path of a commons-cli jar; JAVA_OPTS=options for both JVMs, e.g. -Dginbots.budget=1.2;
+#    ENGINE_ONLY=1 skips vermouth)
 # The deals are not reproducible: GinRummyGame shuffles with its own unseeded Random, which vermouth's
 # --seed does not reach.
 # Writes OUT/vermouth.{log,err} and OUT/games.csv (--oneall: the first BOT against every other BOT and
@@ -53,16 +54,18 @@ agents+=("file:$work/vermouth-classes/ginrummy.SimpleGinRummyPlayer")
 
 export PATH="$PYTHON_BIN:$PATH"
 rm -f "$out/vermouth.zip"
-(cd "$out" && java -cp "$work/vermouth-classes:$COMMONS_CLI" eaai.ginrummy.Main --oneall \
+if [ -z "${ENGINE_ONLY:-}" ]; then
+(cd "$out" && java ${JAVA_OPTS:-} -cp "$work/vermouth-classes:$COMMONS_CLI" eaai.ginrummy.Main --oneall \
   --games "$games" --identifier vermouth --agents "${agents[@]}" \
   > vermouth.log 2> vermouth.err)
 unzip -o -q "$out/vermouth.zip" games.csv -d "$out"  # per game scores; stats.csv (per call CPU time) is large
 [ -n "${KEEP_STATS:-}" ] || rm "$out/vermouth.zip"
+fi
 first=${1//[:=,]/-}
-(cd "$out" && java -cp "$work/engine-classes:$work/bots/$first/java/classes" EngineMatch "$games" \
+(cd "$out" && java ${JAVA_OPTS:-} -cp "$work/engine-classes:$work/bots/$first/java/classes" EngineMatch "$games" \
   > engine.log 2> engine.err)
 {
-  "$PYTHON_BIN/python" - "$out/games.csv" "$@" simple <<'PY'
+  [ -f "$out/games.csv" ] && "$PYTHON_BIN/python" - "$out/games.csv" "$@" simple <<'PY'
 import collections, csv, sys
 from ginbots.arena.stats import wilson
 names = sys.argv[2:]
@@ -77,6 +80,9 @@ for p in sorted(games, key=int):
           f"{100 * wins[p] / games[p]:.1f}% [{100 * low:.1f}, {100 * high:.1f}] (90% Wilson)")
 PY
   sed 's/^/GinRummyGame: /' "$out/engine.log"
-  echo "shim messages other than bridge ready (fallbacks, timeouts, restarts): $(cat "$out/vermouth.err" \
-    "$out/engine.err" | grep "ginbots shim:" | grep -c -v "bridge ready" || true)"
+  echo "shim messages other than bridge ready (fallbacks, timeouts, restarts): $(cat "$out"/*.err \
+    | grep "ginbots shim:" | grep -c -v "bridge ready" || true)"
+  for what in "no answer within" "restarted after" "built-in move" "bot unavailable"; do
+    echo "  '$what': $(cat "$out"/*.err | grep -c "$what" || true)"
+  done
 } | tee "$out/summary.txt"

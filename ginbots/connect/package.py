@@ -94,8 +94,25 @@ def _is_type_checking(test: ast.expr) -> bool:
         (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+def _optional_imports(tree: ast.AST) -> set[int]:
+    """ids of the import nodes inside a ``try`` that handles ImportError: optional dependencies (numba for
+    the compiled playouts), which the code does without where they are not installed."""
+    optional: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        caught = set()
+        for handler in node.handlers:
+            kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            caught |= {k.id for k in kinds if isinstance(k, ast.Name)}
+        if caught & {"ImportError", "ModuleNotFoundError"}:
+            optional |= {id(inner) for stmt in node.body for inner in ast.walk(stmt)}
+    return optional
+
+
 def outside_imports(modules: list[str]) -> list[str]:
-    """Top-level modules the packed code imports that are neither packed, nor standard library, nor required."""
+    """Top-level modules the packed code imports that are neither packed, nor standard library, nor required
+    (an import guarded by ``except ImportError`` is optional and does not count)."""
     packed_tops = {m.partition(".")[0] for m in modules}
     found: set[str] = set()
     for name in modules:
@@ -103,7 +120,10 @@ def outside_imports(modules: list[str]) -> list[str]:
         if found_file is None:
             continue
         tree = ast.parse(found_file[0].read_text())
+        optional = _optional_imports(tree)
         for node in ast.walk(tree):
+            if id(node) in optional:
+                continue
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
             for imported in names:

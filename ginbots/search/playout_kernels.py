@@ -11,7 +11,11 @@ the opponent hands ``opps``, the stock orders ``orders`` (row ``i`` holds ``lens
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+try:
+    from numba import njit
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("the compiled playouts need numba: pip install 'ginbots[fast]'") from exc
 
 from ginbots.game.cards import GIN_BONUS, UNDERCUT_BONUS
 

@@ -1,6 +1,7 @@
 """A deliberately broken bridge for the shim's tests: `illegal` answers every decision with
 something the rules forbid; `dies` exits after the hello; `slow` never answers a discard; `slow-once` sleeps through the first discard of its first process
-only (a marker file in the temp folder tells a restarted process it has slept)."""
+only (a marker file in the temp folder tells a restarted process it has slept); `slow-once-logged` does
+the same, takes a second to start when restarted, and prints each decision's time_left to stderr."""
 
 import json
 import os
@@ -9,10 +10,17 @@ import tempfile
 import time
 
 mode = sys.argv[1]
+marker = os.path.join(tempfile.gettempdir(), f"bad_bridge_slept_{os.getppid()}")
+restarted = os.path.exists(marker)
+if mode == "slow-once-logged" and restarted:
+    time.sleep(1.0)  # a restarted bot's start-up (imports, models) is the bot's time too
 for line in sys.stdin:
     msg = json.loads(line)
     reply = None
     kind = msg["type"]
+    if mode == "slow-once-logged" and kind in ("will_draw_face_up", "get_discard", "get_melds"):
+        print(f"DECISION {'restarted' if restarted else 'first'} {kind} time_left={msg.get('time_left')}",
+              file=sys.stderr, flush=True)
     if kind == "hello":
         reply = {"type": "hello", "protocol": 1, "bot": "bad-" + mode, "params": {}}
         if mode == "dies":
@@ -23,8 +31,7 @@ for line in sys.stdin:
     elif kind == "get_discard":
         if mode == "slow":
             time.sleep(60)
-        marker = os.path.join(tempfile.gettempdir(), f"bad_bridge_slept_{os.getppid()}")
-        if mode == "slow-once":
+        if mode in ("slow-once", "slow-once-logged"):
             if not os.path.exists(marker):
                 open(marker, "w").close()
                 time.sleep(60)

@@ -45,6 +45,12 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private static final String END = "\u0000end";
     private static final long MIN_WAIT_NANOS = 50_000_000L;
     /**
+     * The least wait for each decision replayed to a restarted bridge: the replay is sent with
+     * {@code time_left} 0 (a bot that honours it answers at once, the answers are dropped), yet a
+     * short decision timeout must not make a replay fail and cost the bot the rest of the run.
+     */
+    private static final long REPLAY_WAIT_NANOS = 5_000_000_000L;
+    /**
      * The process's own stderr, where the bridge's messages go too: a runner may point System.err
      * elsewhere while a player runs (vermouth sends it to the game's stream, and closes that after
      * the first game unless verbose), and a fallback must never go unreported.
@@ -159,22 +165,28 @@ public class GinbotsPlayer implements GinRummyPlayer {
         }
     }
 
-    /** After a timed-out decision: a fresh bridge process that has seen the game so far. */
+    /**
+     * After a timed-out decision: a fresh bridge process that has seen the game so far. The restart
+     * and the replay are the bot's time: they count against its budget like any decision.
+     */
     private void restart() {
+        long began = System.nanoTime();
         restartPending = false;
         if (process != null) {
             process.destroyForcibly();
         }
         start();
         if (dead) {
+            usedSeconds += (System.nanoTime() - began) / 1e9;
             return;
         }
         List<String> log = new ArrayList<>(gameLog);
         for (String message : log) {
-            if (message.startsWith("?")) {  // a decision: asked again, its answer dropped
+            if (message.startsWith("?")) {  // a decision: asked again with no time left, its answer dropped
                 long id = nextId++;
-                writeLine(message.substring(1) + ",\"id\":" + id + "}");
-                if (awaitReply(id, decisionTimeoutNanos) == null) {
+                writeLine(message.substring(1) + ",\"time_left\":0,\"id\":" + id + "}");
+                if (awaitReply(id, Math.max(decisionTimeoutNanos, REPLAY_WAIT_NANOS)) == null) {
+                    usedSeconds += (System.nanoTime() - began) / 1e9;
                     die("the restarted bridge timed out again while the hand was replayed to it");
                     return;
                 }
@@ -182,8 +194,11 @@ public class GinbotsPlayer implements GinRummyPlayer {
                 writeLine(message);
             }
         }
+        double took = (System.nanoTime() - began) / 1e9;
+        usedSeconds += took;
         WARNINGS.println("ginbots shim: the bridge was restarted after a timed-out decision (" + log.size()
-                + " messages of this hand replayed)");
+                + " messages of this hand replayed in " + String.format(java.util.Locale.ROOT, "%.2f", took)
+                + " s, counted against the budget)");
     }
 
     private void send(String json) {
@@ -219,11 +234,9 @@ public class GinbotsPlayer implements GinRummyPlayer {
             return null;
         }
         long start = System.nanoTime();
-        if (!openObject.contains("\"hello\"")) {
-            gameLog.add("?" + openObject);
-        }
+        gameLog.add("?" + openObject);  // logged without time_left: a replay sends its own
         long id = nextId++;
-        writeLine(openObject + ",\"id\":" + id + "}");
+        writeLine(openObject + timeLeft() + ",\"id\":" + id + "}");
         try {
             Map<String, Object> reply = awaitReply(id, waitNanos);
             if (reply == null && !dead) {
@@ -358,7 +371,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
     @Override
     public boolean willDrawFaceUpCard(Card card) {
         faceUp = card.getId();
-        Map<String, Object> reply = ask("{\"type\":\"will_draw_face_up\",\"card\":" + faceUp + timeLeft(), waitBudget());
+        Map<String, Object> reply = ask("{\"type\":\"will_draw_face_up\",\"card\":" + faceUp, waitBudget());
         Object take = reply == null ? null : reply.get("take");
         if (!(take instanceof Boolean)) {
             fallback("no usable answer to the face-up offer of " + card);
@@ -381,7 +394,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     @Override
     public Card getDiscard() {
-        Map<String, Object> reply = ask("{\"type\":\"get_discard\"" + timeLeft(), waitBudget());
+        Map<String, Object> reply = ask("{\"type\":\"get_discard\"", waitBudget());
         Object card = reply == null ? null : reply.get("card");
         int id = card instanceof Long ? (int) (long) (Long) card : -1;
         if (id < 0 || id > 51 || (hand >> id & 1L) == 0 || id == takenThisTurn) {
@@ -402,7 +415,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
 
     @Override
     public ArrayList<ArrayList<Card>> getFinalMelds() {
-        Map<String, Object> reply = ask("{\"type\":\"get_melds\",\"opponent_knocked\":" + opponentKnocked + timeLeft(),
+        Map<String, Object> reply = ask("{\"type\":\"get_melds\",\"opponent_knocked\":" + opponentKnocked,
                 waitBudget());
         List<Long> melds = reply == null ? null : checkedMelds(reply);
         if (reply == null || (melds == null && (opponentKnocked || reply.get("melds") != null))) {
