@@ -130,6 +130,35 @@ def _context(text: str, at: int) -> str:
     return text[start:end if end >= 0 else len(text)]
 
 
+def _in_text_results(shown: str, near: str) -> tuple[str, str] | None:
+    """(id, registry block) of a ``text`` figure where ``shown`` appears on exactly one line of the text
+    results (``results/**/*.txt``) of the experiments named in ``near``: the line's start before it is
+    the pattern's anchor."""
+    hits = []
+    for name in sorted(set(re.findall(r"experiments/([\w.-]+)/", near))):
+        for path in sorted((ROOT / "experiments" / name).glob("results/**/*.txt")):
+            for text_line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                if text_line.count(shown) == 1:
+                    hits.append((path, text_line))
+    if len(hits) != 1:
+        return None
+    path, text_line = hits[0]
+    prefix = text_line[:text_line.index(shown)]
+    anchor = r"\s+".join(re.escape(word) for word in prefix.split())
+    pattern = "^" + anchor + (r"\s+" if prefix.endswith((" ", "\t")) else "") + r"(\d+\.\d% \[\d+\.\d, \d+\.\d\])"
+    rel = str(path.relative_to(ROOT))
+    digest = hashlib.sha1(f"{rel}\n{prefix}".encode()).hexdigest()[:6]
+    fig_id = re.sub(r"[^a-z0-9]+", "-", f"{path.stem} {prefix}".lower()).strip("-")[:60].rstrip("-") + "-" + digest
+    block = (f"[{fig_id}]\nkind = \"text\"\nfile = {json.dumps(rel)}\npattern = {_toml_literal(pattern)}\n"
+             f'format = "{{0}}"\n')
+    return fig_id, block
+
+
+def _toml_literal(text: str) -> str:
+    """A TOML string for ``text``: a literal '...' string where it has no quote, else a basic one."""
+    return f"'{text}'" if "'" not in text and "\n" not in text else json.dumps(text)
+
+
 def _id(page: Path, spec: dict) -> str:
     """A readable id (page, result file, role), cut short, with a hash of the source so ids never collide."""
     source = spec["files"] if isinstance(spec["files"], str) else spec["files"][0]
@@ -175,6 +204,16 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
             candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near]
         distinct = {json.dumps({k: c[k] for k in ("files", "role")}, sort_keys=True) for c in candidates}
         line = text.count("\n", 0, m.start()) + 1
+        if not distinct and games is None:
+            found = _in_text_results(m.group(0), _context(text, m.start()))
+            if found is not None:
+                fig_id, block = found
+                if fig_id not in known and fig_id not in new:
+                    new[fig_id] = block
+                out.append(text[last:m.start()])
+                out.append(f"<!-- fig:{fig_id} -->{m.group(0)}<!-- /fig -->")
+                last = m.end()
+                continue
         if len(distinct) != 1:
             unmatched.append(f"{page.relative_to(ROOT)}:{line}: {m.group(0)} ({len(distinct)} sources)")
             continue
