@@ -23,7 +23,7 @@ from figures import REGISTRY, ROOT, SPAN, pages, registry, render  # noqa: E402 
 
 from ginbots.arena.stats import wilson
 
-SHOWN = re.compile(r"(\d+\.\d)% \[(\d+\.\d), (\d+\.\d)\](?: \(([\d,]+) (games|hands)\))?")
+SHOWN = re.compile(r"(\d+\.\d)% \[(\d+\.\d)%?, (\d+\.\d)%?\](?: \(([\d,]+) (games|hands)\))?")
 CHUNK = re.compile(r"^(.*__)(\d+)\.json$")
 
 
@@ -145,7 +145,7 @@ def _in_text_results(shown: str, near: str) -> tuple[str, str] | None:
     path, text_line = hits[0]
     prefix = text_line[:text_line.index(shown)]
     anchor = r"\s+".join(re.escape(word) for word in prefix.split())
-    pattern = "^" + anchor + (r"\s+" if prefix.endswith((" ", "\t")) else "") + r"(\d+\.\d% \[\d+\.\d, \d+\.\d\])"
+    pattern = "^" + anchor + (r"\s+" if prefix.endswith((" ", "\t")) else "") + r"(\d+\.\d% \[\d+\.\d%?, \d+\.\d%?\])"
     rel = str(path.relative_to(ROOT))
     digest = hashlib.sha1(f"{rel}\n{prefix}".encode()).hexdigest()[:6]
     fig_id = re.sub(r"[^a-z0-9]+", "-", f"{path.stem} {prefix}".lower()).strip("-")[:60].rstrip("-") + "-" + digest
