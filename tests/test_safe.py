@@ -40,3 +40,30 @@ def test_safe_discarder_plays_whole_games() -> None:
     for seed in range(3):
         result = play_game((SafeDiscarderPlayer(seed=seed), SimplePlayer(seed=seed + 10)), seed=seed)
         assert result.forfeit is None
+
+
+def test_meld_danger_sums_every_meld_containing_the_card() -> None:
+    from ginbots.estimators.risk import meld_danger
+
+    p = np.zeros(52)
+    for name, chance in (("7H", 1.0), ("8H", 0.5), ("TH", 0.5), ("9C", 0.4), ("9D", 0.5), ("9S", 0.2)):
+        p[parse_card(name)] = chance
+    danger = meld_danger(p)
+    # 9H: runs 7-8-9, 8-9-T, 7-8-9-T; sets 9C 9D, 9C 9S, 9D 9S, 9C 9D 9S. Eq. 5 counts the three-card ones only.
+    runs = 1.0 * 0.5 + 0.5 * 0.5 + 1.0 * 0.5 * 0.5
+    sets = 0.4 * 0.5 + 0.4 * 0.2 + 0.5 * 0.2 + 0.4 * 0.5 * 0.2
+    assert abs(danger[parse_card("9H")] - (runs + sets)) < 1e-12
+    assert danger[parse_card("9H")] > discard_risk(p)[parse_card("9H")]
+    np.testing.assert_allclose(meld_danger(np.stack([p, p]))[1], danger)
+
+
+def test_the_authors_habits_never_throw_an_ace_when_another_card_will_do() -> None:
+    from ginbots.game.cards import parse_cards
+
+    for seed in range(20):
+        bot = SafeDiscarderPlayer(seed=seed, habits="authors", danger="meld-sum")
+        bot.new_game(seed)
+        bot.start_hand(0, 0, parse_cards("AC AD 5S 9H KD 3C 4C 5C 7D 7S"))
+        bot.will_draw_face_up(parse_card("QH"))
+        bot.report_draw(0, parse_card("QH"))
+        assert bot.discard() not in (parse_card("AC"), parse_card("AD"))

@@ -16,6 +16,8 @@ NUM_SUITS = 4
 NUM_CARDS = 52
 ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
 SUIT_MASK = (1 << NUM_RANKS) - 1
+#: The four aces (rank 0 of each suit).
+RANK_MASK_ACES = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 CLUBS, HEARTS, SPADES, DIAMONDS = range(4)
 ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(13)

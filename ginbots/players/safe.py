@@ -11,7 +11,8 @@ safe but melded card is never thrown.
 from __future__ import annotations
 
 from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
-from ginbots.estimators.risk import discard_risk
+from ginbots.estimators.risk import discard_risk, meld_danger
+from ginbots.game.cards import RANK_MASK_ACES
 from ginbots.game.melds import deadwood_after_discards, lowering_discards
 
 from .base import Hyperparameter
@@ -31,6 +32,12 @@ class SafeDiscarderPlayer(UsesNamedEstimator, FilteringPlayer, TrackingSimplePla
         Hyperparameter("opponent_filter", bool, False,
                        doc="not in the document: take the risk from the opponent filter (ginbots.search.opponent_model) "
                            "while it trusts its model of the opponent, else from the estimator"),
+        Hyperparameter("danger", str, "eq5", choices=("eq5", "meld-sum"), tunable=False,
+                       doc="how unsafe a discard is: eq. 5 (the document: pairs that make a three-card meld with it) "
+                           "or meld-sum (every meld containing it, any length, as the authors' related code)"),
+        Hyperparameter("habits", str, "document", choices=("document", "authors"), tunable=False,
+                       doc="document: as written; authors: their related code's habits (aces never discarded, ties "
+                           "toward the higher card, raw estimator outputs)"),
         *FILTER_HYPERPARAMETERS,
     )
 
@@ -38,14 +45,25 @@ class SafeDiscarderPlayer(UsesNamedEstimator, FilteringPlayer, TrackingSimplePla
         return self.params["opponent_filter"]
 
     def discard(self) -> int:
-        holds = self.filter_holds() if self.trusts_filter() else self.estimator().estimate(self.knowledge)
-        risk = discard_risk(holds)
+        authors = self.params["habits"] == "authors"
+        if self.trusts_filter():
+            holds = self.filter_holds()
+        elif authors:
+            holds = self.estimator().raw_one(self.knowledge)
+        else:
+            holds = self.estimator().estimate(self.knowledge)
+        risk = (meld_danger if self.params["danger"] == "meld-sum" else discard_risk)(holds)
         legal = self.legal_discards()
+        if authors and legal & ~RANK_MASK_ACES:
+            legal &= ~RANK_MASK_ACES  # their players never throw an ace
         # Only cards whose discard lowers deadwood compete (a melded card is never "safe" to break up);
         # a hand with none (every card melded) chooses among all.
         outcomes = lowering_discards(self.hand, legal) or [
             (c, dw) for c, dw in deadwood_after_discards(self.hand) if legal >> c & 1]
-        safest = sorted(outcomes, key=lambda o: (risk[o[0]], o[1]))[: self.params["top_k"]]
+        higher_first = (lambda c: -(c % 13)) if authors else (lambda c: 0)
+        safest = sorted(outcomes, key=lambda o: (risk[o[0]], o[1], higher_first(o[0])))[: self.params["top_k"]]
         best = min(dw for _, dw in safest)
         choices = [c for c, dw in safest if dw == best]
+        if authors:
+            return max(choices, key=lambda c: (c % 13, -c))  # ties toward the higher card
         return choices[0] if len(choices) == 1 else choices[self.rng.randrange(len(choices))]
