@@ -65,6 +65,19 @@ def _run_task(task: list[Any], setup: Callable[..., None], setup_args: tuple[Any
     return out
 
 
+def distribute(tasks: Sequence[list[Any]], workers: int, setup: Callable[..., None], setup_args: tuple[Any, ...],
+               run: Callable[[Any], Any], on_result: Callable[[Any, Any], None], *, cluster: str | None = None,
+               on_lost: Callable[[Lost], None] | None = None, on_error: Callable[[Any, str], None] | None = None,
+               call_limit: float | None = None) -> bool:
+    """``supervisor.supervise`` on ``workers`` local processes, or with ``cluster`` (a Dask scheduler's
+    address) on that cluster's workers: the one entry point of every runner."""
+    if cluster is None:
+        return supervise(tasks, workers, setup, setup_args, run, on_result, on_lost=on_lost, on_error=on_error,
+                         call_limit=call_limit)
+    return supervise_on_cluster(tasks, cluster, setup, setup_args, run, on_result, on_lost=on_lost,
+                                on_error=on_error, call_limit=call_limit)
+
+
 def supervise_on_cluster(tasks: Sequence[list[Any]], address: str, setup: Callable[..., None],
                          setup_args: tuple[Any, ...], run: Callable[[Any], Any],
                          on_result: Callable[[Any, Any], None], *, on_lost: Callable[[Lost], None] | None = None,

@@ -21,7 +21,8 @@ from ginbots.players.registry import PlayerSpec
 
 from .keys import judge_dir, keyed_seed, run_key_for
 from .stats import LatencyHistogram, nearest_rank, wilson
-from .supervisor import Lost, current_monitor, supervise
+from .cluster import distribute
+from .supervisor import Lost, current_monitor
 
 _MASK64 = (1 << 64) - 1
 
@@ -381,7 +382,7 @@ def run_in_workers(chunks: list[Any], workers: int, setup: Callable[..., None], 
     def warn_error(item: Any, text: str) -> None:
         print(f"ginbots: a chunk failed: {text}", file=sys.stderr)
 
-    return supervise([[c] for c in chunks], workers, setup, setup_args, run, lambda _item, result: absorb(result),
+    return distribute([[c] for c in chunks], workers, setup, setup_args, run, lambda _item, result: absorb(result),
                      on_lost=warn_lost, on_error=warn_error, cluster=cluster)
 
 
@@ -453,7 +454,7 @@ def run_match(
     setup_args = (spec_a, spec_b, config.game, config.single_hand, config.trace or on_traces is not None)
     budget = config.game.time_budget
     try:
-        interrupted = supervise(chunks, config.workers, _Worker.setup, setup_args, _run_game, on_result,
+        interrupted = distribute(chunks, config.workers, _Worker.setup, setup_args, _run_game, on_result,
                                 on_lost=on_lost, on_error=on_error,
                                 call_limit=None if budget is None else budget + CALL_GRACE_S, cluster=config.cluster)
     finally:

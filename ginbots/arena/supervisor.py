@@ -184,21 +184,15 @@ def _drain(slots: list[_Slot], on_result: Callable[[Any, Any], None]) -> None:
 def supervise(tasks: Sequence[list[Any]], workers: int, setup: Callable[..., None], setup_args: tuple[Any, ...],
               run: Callable[[Any], Any], on_result: Callable[[Any, Any], None], *,
               on_lost: Callable[[Lost], None] | None = None, on_error: Callable[[Any, str], None] | None = None,
-              call_limit: float | None = None, cluster: str | None = None, start_method: str | None = None) -> bool:
+              call_limit: float | None = None, start_method: str | None = None) -> bool:
     """Run ``run(item)`` for every item of every task in ``workers`` supervised processes.
 
     ``on_result(item, result)`` gets each finished item, ``on_lost`` each item whose worker died or
     was killed, ``on_error(item, text)`` each item whose ``run`` raised. Returns True when Ctrl-C
-    stopped the run; raises ``SupervisorError`` when workers cannot be set up. With ``cluster`` (a
-    Dask scheduler's address) each task goes to a cluster worker, which runs this same function on
-    it locally (``ginbots.arena.cluster``). ``start_method``: the multiprocessing start method of the
-    workers (default: fork where there is one).
+    stopped the run; raises ``SupervisorError`` when workers cannot be set up. ``start_method``: the
+    multiprocessing start method of the workers (default: fork where there is one). Runs over many
+    machines go through ``ginbots.arena.cluster.distribute``.
     """
-    if cluster is not None:
-        from .cluster import supervise_on_cluster
-
-        return supervise_on_cluster(tasks, cluster, setup, setup_args, run, on_result, on_lost=on_lost,
-                                    on_error=on_error, call_limit=call_limit)
     if start_method is None:
         start_method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(start_method)

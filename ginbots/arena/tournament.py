@@ -36,7 +36,8 @@ from .match import (
 from .keys import judge_dir, run_key_for, seal, sealed
 from .ratings import bradley_terry, elo_by_rounds
 from .stats import LatencyHistogram, wilson
-from .supervisor import Lost, current_monitor, supervise
+from .cluster import distribute
+from .supervisor import Lost, current_monitor
 
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -265,7 +266,7 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None, c
 
         budget = config.time_budget
         try:
-            interrupted = supervise(chunks, config.workers, _Worker.setup, (config,), _run_game,
+            interrupted = distribute(chunks, config.workers, _Worker.setup, (config,), _run_game,
                                     lambda _item, record: write(record), on_lost=on_lost,
                                     call_limit=None if budget is None else budget + CALL_GRACE_S, cluster=cluster)
         finally:
