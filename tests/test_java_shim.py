@@ -211,3 +211,46 @@ def test_a_restart_replays_with_no_time_left_and_its_cost_counts_against_the_bud
     assert all(d[3] == "time_left=0" for d in again[:replayed + 1])
     after = [float(d[3].split("=")[1]) for d in again[replayed + 1:]]
     assert after and after[0] <= first[-1] - 1.5  # 0.5 s waited for the lost answer, 1 s to restart
+
+
+def _vermouth_lines(text):
+    """Each ``java -jar vermouth.jar ...`` command of a page (inline code or an indented line)."""
+    import re
+    import shlex
+
+    commands = [shlex.split(m) for m in re.findall(r"(java -jar vermouth\.jar [^`\n]+)", text)]
+    return [c for c in commands if "..." not in c]  # a pattern with a placeholder agent is not run
+
+
+def test_the_vermouth_commands_of_the_docs_and_the_archive_load_their_agents(tmp_path):
+    """The organiser's vermouth command, as docs/java-harness.md and the archive's README give it, run from
+    the unpacked archive against a stand-in of vermouth's command line that loads file: agents as vermouth
+    does: the ginbots entry starts its bridge and answers, and the Simple agent's class name resolves."""
+    import zipfile
+
+    from ginbots.connect.package import build_package
+
+    root = JAVA.parent.parent
+    stub = [str(p) for p in (JAVA / "stub" / "ginrummy").glob("*.java")]
+    vclasses = tmp_path / "vermouth-classes"
+    subprocess.run(["javac", "--release", "8", "-d", str(vclasses), *stub, str(JAVA / "test" / "StandinVermouth.java")],
+                   check=True, capture_output=True, text=True)
+    (tmp_path / "manifest.txt").write_text("Main-Class: StandinVermouth\n")
+    jar = tmp_path / "vermouth.jar"
+    subprocess.run(["jar", "cfm", str(jar), str(tmp_path / "manifest.txt"), "-C", str(vclasses), "."], check=True)
+    entry = tmp_path / "entry"
+    with zipfile.ZipFile(build_package("simple", out_dir=tmp_path / "dist")) as z:
+        z.extractall(entry)
+    # The challenge's Simple as the organiser has it beside the archive: ./ginrummy/SimpleGinRummyPlayer.class
+    subprocess.run(["javac", "--release", "8", "-cp", str(vclasses), "-d", str(entry),
+                    str(JAVA / "test" / "standin" / "SimpleGinRummyPlayer.java")], check=True, capture_output=True)
+    pages = {"docs/java-harness.md": (root / "docs" / "java-harness.md").read_text(),
+             "the archive's README": (entry / "README.txt").read_text()}
+    for where, text in pages.items():
+        commands = _vermouth_lines(text)
+        assert commands, f"no vermouth command in {where}"
+        for command in commands:
+            command = [str(jar) if arg == "vermouth.jar" else arg for arg in command]
+            res = subprocess.run(command, cwd=entry, capture_output=True, text=True, timeout=120)
+            assert res.returncode == 0 and res.stdout.startswith("ok 2"), (where, command, res.stdout + res.stderr)
+            assert "bridge ready" in res.stderr
