@@ -14,6 +14,8 @@ and ``docs/figures.toml`` says where figure ID comes from:
 - ``kind = "text"``: the groups of ``pattern`` in a text ``file``, through ``format``;
 - ``kind = "text-winrate"``: the named groups ``wins`` and ``games`` of ``pattern`` in a text ``file``,
   as a win rate with its 90% Wilson interval;
+- ``kind = "table"``: a markdown table, a row per JSON record of ``files`` (named by their ``key``, in
+  the order ``rows`` gives) and a column per ``columns`` entry ``[title, dotted path, format]``;
 - ``kind = "value"``: one number at ``path`` (keys joined by dots) in ``file``, through ``format``.
 
 ``python docs/figures.py`` rewrites every marked span from its file; ``--check`` only reports the spans
@@ -75,6 +77,28 @@ def _json_file(fig_id: str, spec: dict[str, Any]) -> Any:
     return json.loads(path.read_text())
 
 
+def _table(fig_id: str, spec: dict[str, Any]) -> str:
+    """A markdown table with a row per JSON record of ``files`` (keyed by ``key``, in the order of
+    ``rows``) and a column per ``columns`` entry: [title, dotted path, format]."""
+    records = {}
+    for f in _files(spec):
+        data = json.loads(f.read_text())
+        records[str(data[spec.get("key", "label")])] = data
+    lines = ["| " + " | ".join(title for title, _, _ in spec["columns"]) + " |",
+             "|" + "---|" * len(spec["columns"])]
+    for row in spec["rows"]:
+        if row not in records:
+            raise FileNotFoundError(f"figure {fig_id}: no record {row!r} in {spec['files']}")
+        cells = []
+        for _, path, fmt in spec["columns"]:
+            value: Any = records[row]
+            for key in path.split("."):
+                value = value[int(key)] if isinstance(value, list) else value[key]
+            cells.append(fmt.format(value))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n" + "\n".join(lines) + "\n"
+
+
 def render(fig_id: str, spec: dict[str, Any]) -> str:
     """The text of a figure from its files; FileNotFoundError names what is missing."""
     show = spec.get("show_games", True)
@@ -115,6 +139,8 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
         return win_rate(wins, games, games)
     if spec["kind"] == "text":
         return spec["format"].format(*_search(fig_id, spec).groups())
+    if spec["kind"] == "table":
+        return _table(fig_id, spec)
     if spec["kind"] == "value":
         value: Any = _json_file(fig_id, spec)
         for key in spec["path"].split("."):

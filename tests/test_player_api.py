@@ -84,3 +84,20 @@ def test_simple_knock_at_sets_its_knocking_threshold() -> None:
     assert any(dw > 0 for dw in knocks[10])
     with pytest.raises(ValueError, match="knock_at"):
         parse_spec("simple:knock_at=11").make(seed=1)
+
+
+def test_the_engine_skips_only_reports_that_do_nothing() -> None:
+    """A report left as the base class's no-op is not called (nothing can happen in it); one that does
+    anything, even only store its argument, is called as before."""
+    from ginbots.game.engine import _is_no_op, play_game
+    from ginbots.players.baselines import SimplePlayer
+
+    class Listening(SimplePlayer):
+        def report_scores(self, scores):
+            self.heard = scores
+
+    quiet, listening = SimplePlayer(seed=1), Listening(seed=1)
+    assert _is_no_op(quiet.report_scores) and not _is_no_op(listening.report_scores)
+    assert not _is_no_op(quiet.report_discard)  # Simple tracks its hand there
+    result = play_game([listening, SimplePlayer(seed=2)], seed=3)
+    assert tuple(listening.heard) == tuple(result.hands[-1].scores_after)
