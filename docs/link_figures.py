@@ -109,10 +109,16 @@ def _records(data: object, keys: list[str]):
             yield from _records(value, keys + [str(i)])
 
 
+def _source(candidate: dict) -> str:
+    """The (first) file or glob behind a candidate; a registered figure's from its registry entry."""
+    spec = candidate.get("spec", candidate)
+    files = spec.get("files", spec.get("file", ""))
+    return files if isinstance(files, str) else files[0]
+
+
 def _experiment(candidate: dict) -> str:
     """``experiments/NAME/`` of a candidate's source, or ''."""
-    source = candidate["files"] if isinstance(candidate["files"], str) else candidate["files"][0]
-    parts = Path(source).parts
+    parts = Path(_source(candidate)).parts
     return f"experiments/{parts[1]}/" if len(parts) > 2 and parts[0] == "experiments" else ""
 
 
@@ -195,13 +201,24 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
         unit = m.group(5) or "games"
         candidates = [c for c in index.get((m.group(1), m.group(2), m.group(3)), [])
                       if games is None or c["games"] == games]
+        # Two experiments can give the same numbers (250 games allow only 251 win rates): a source counts
+        # only where the text around the figure names its experiment, and of several, those under the
+        # most specific folder or file it names; a small single result (under 1,000 games) only where
+        # the text names its own folder or file, not just its experiment.
+        near = _context(text, m.start())
+        mentioned = re.findall(r"experiments/[\w./*-]+", near)
+        depth = {}
+        for c in candidates:
+            source = _source(c)
+            under = [len(p) for p in mentioned if source.startswith(p.rstrip("*"))]
+            depth[id(c)] = max(under, default=0)
+        candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near and
+                      (c["games"] >= 1000 or depth[id(c)] > len(_experiment(c)))]
+        if candidates:
+            deepest = max(depth[id(c)] for c in candidates)
+            candidates = [c for c in candidates if depth[id(c)] == deepest]
         if any("id" in c for c in candidates):  # a figure already registered wins over the raw files behind it
             candidates = [c for c in candidates if "id" in c]
-        else:
-            # Two experiments can give the same numbers (200 games allow only 201 win rates): a file counts
-            # only where its experiment is named in the text around the figure.
-            near = _context(text, m.start())
-            candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near]
         distinct = {json.dumps({k: c[k] for k in ("files", "role")}, sort_keys=True) for c in candidates}
         line = text.count("\n", 0, m.start()) + 1
         if not distinct and games is None:
