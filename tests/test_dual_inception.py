@@ -220,3 +220,20 @@ def test_worst_samples_are_recorded_beside_the_best(tmp_path) -> None:
         worst = data["score"][mine & rp & data["worst"]]
         if len(best) and len(worst):  # (a hand can end before RP's first discard: no row of it)
             assert worst.max() <= best.min()
+
+
+def test_a_network_says_which_macro_features_it_was_trained_on(tmp_path) -> None:
+    """features=auto (the default) feeds a network the macro features its model card names."""
+    import json
+    import shutil
+
+    from ginbots.estimators.weights import card_path, find_weights
+    from ginbots.players.dual_inception import OffensiveScore, weights_file
+
+    shipped = find_weights(weights_file("dual-inception", "simple"))
+    assert OffensiveScore(path=str(shipped)).features == "document"
+    copy = tmp_path / shipped.name
+    shutil.copy(shipped, copy)
+    card = json.loads(card_path(shipped).read_text())
+    card_path(copy).write_text(json.dumps({**card, "features": "authors"}))
+    assert OffensiveScore(path=str(copy)).features == "authors"

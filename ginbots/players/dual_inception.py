@@ -11,6 +11,7 @@ alone, for the comparison the document leaves open.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import numpy as np
@@ -124,6 +125,9 @@ class OffensiveScore:
     def __init__(self, model: str = "dual-inception", dataset: str = "simple", path: str = "") -> None:
         self.path = find_weights(path or weights_file(model, dataset))
         self.net = OnnxNet(self.path)
+        card = card_path(self.path)
+        #: The macro features the network was trained on, as its model card says (older cards: the document's).
+        self.features = json.loads(card.read_text()).get("features", "document") if card.exists() else "document"
 
     def __call__(self, rows: np.ndarray) -> np.ndarray:
         return self.net(rows).reshape(-1)
@@ -150,10 +154,10 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         Hyperparameter("dataset", str, "simple", choices=DATASETS + VARIANT_DATASETS, tunable=False,
                        doc="training data of the network (document's best: Random-256; ours, at our data "
                            "sizes: Simple, see the README)"),
-        Hyperparameter("features", str, "document", choices=FEATURES, tunable=False,
-                       doc="macro features m the network was trained with: the document's as we read them "
-                           "(deadwood/10, sets, runs, hits/10) or the authors' code's (raw runs, sets, deadwood, "
-                           "hits, their definitions)"),
+        Hyperparameter("features", str, "auto", choices=("auto",) + FEATURES, tunable=False,
+                       doc="macro features m fed to the network: the document's as we read them (deadwood/10, sets, "
+                           "runs, hits/10), the authors' code's (raw runs, sets, deadwood, hits, their definitions), "
+                           "or auto: those its model card says it was trained on"),
         Hyperparameter("candidates", str, "legal", choices=("legal", "unmelded"), tunable=False,
                        doc="discards scored: every legal card, or (the authors' code) only the cards one optimal "
                            "meld set leaves unmelded (all cards when none is)"),
@@ -178,7 +182,9 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         legal = cards_of(self.candidate_discards())
         likelihood = self.estimator().raw_one(self.knowledge)
         after = np.array([self.hand & ~(1 << c) for c in legal], dtype=np.uint64)
-        offence = self.offensive_score()(network_input(after, likelihood, self.params["features"]))
+        score = self.offensive_score()
+        features = score.features if self.params["features"] == "auto" else self.params["features"]
+        offence = score(network_input(after, likelihood, features))
         if self.params["criterion"] == "defence":
             # The document's defence-only player scores unmelded cards; the offence term only breaks ties.
             lowers = {c for c, _ in lowering_discards(self.hand, self.legal_discards())}
