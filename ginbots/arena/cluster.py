@@ -88,7 +88,10 @@ def supervise_on_cluster(tasks: Sequence[list[Any]], address: str, setup: Callab
     Results come back task by task, as tasks finish. Returns True when Ctrl-C stopped the run (the
     tasks not yet finished are cancelled; every finished one was handed over).
     """
-    from distributed import as_completed
+    try:
+        from distributed import as_completed
+    except ImportError as exc:
+        raise ImportError("--cluster needs Dask's distributed: pip install 'ginbots[cluster]'") from exc
 
     run_id = uuid.uuid4().hex[:8]
     with connect(address) as client:
