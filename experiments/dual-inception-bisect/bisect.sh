@@ -31,10 +31,9 @@ STEPS=(
   "s3-authors-e15|--epochs 15 --decay-every 5 --worst-share 0.01 --features authors|--candidates unmelded --features authors"
   "s4-keras-e15|--epochs 15 --decay-every 5 --worst-share 0.01 --features authors --init keras|--candidates unmelded --features authors"
   "s4-keras-e5|--epochs 5 --decay-every 2 --worst-share 0.01 --features authors --init keras|--candidates unmelded --features authors"
+  "s5-worst10-e15-legal|=s2-worst10-e15|"
   "s5-worst10-e5|--epochs 5 --decay-every 2 --worst-share 0.10|--candidates unmelded"
   "s5-worst10-e5-legal|=s5-worst10-e5|"
-  "s6-worst10-authors-keras-e5|--epochs 5 --decay-every 2 --worst-share 0.10 --features authors --init keras|--candidates unmelded --features authors"
-  "s6-worst10-authors-keras-e15|--epochs 15 --decay-every 5 --worst-share 0.10 --features authors --init keras|--candidates unmelded --features authors"
 )
 for step in "${STEPS[@]}"; do
   IFS='|' read -r name train probe <<< "$step"
