@@ -83,7 +83,8 @@ def _table(fig_id: str, spec: dict[str, Any]) -> str:
     records = {}
     for f in _files(spec):
         data = json.loads(f.read_text())
-        records[str(data[spec.get("key", "label")])] = data
+        if isinstance(data, dict) and spec.get("key", "label") in data:  # other results may share the folder
+            records[str(data[spec.get("key", "label")])] = data
     lines = ["| " + " | ".join(title for title, _, _ in spec["columns"]) + " |",
              "|" + "---|" * len(spec["columns"])]
     for row in spec["rows"]:
