@@ -133,7 +133,7 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
         return spec.get("format", "{:.2f} s").format(total / games)
     if spec["kind"] == "heldout":
         side = _json_file(fig_id, spec)[spec.get("key", "heldout")]
-        return win_rate(side["wins"], side["decided"], side["games"])
+        return win_rate(side["wins"], side["decided"], side["games"] if show else None)
     if spec["kind"] == "text-winrate":
         found = _search(fig_id, spec)
         wins, games = int(found.group("wins")), int(found.group("games"))

@@ -63,6 +63,12 @@ def sources() -> dict[tuple[str, str, str], list[dict]]:
         if isinstance(data, dict) and isinstance(data.get("A"), dict):
             continue  # a match report: indexed above
         for keys, record in _records(data, []):
+            if "losses" not in record:  # a tuning record's held-out check: wins of ``decided`` games
+                if len(keys) == 1 and record["decided"]:
+                    found[_render(record["wins"], record["decided"])].append(
+                        {"kind": "heldout", "files": str(path.relative_to(ROOT)), "key": keys[0],
+                         "role": "heldout", "games": record["games"]})
+                continue
             decided = record["wins"] + record["losses"]
             count = record.get("games", record.get("hands"))
             if decided and isinstance(count, int):
@@ -73,12 +79,27 @@ def sources() -> dict[tuple[str, str, str], list[dict]]:
         if len(members) < 2:
             continue
         for role in ("A", "B"):
-            wins = sum(d[role]["wins"] for _, d in members)
-            decided = sum(d[role]["wins"] + d[role]["losses"] for _, d in members)
-            if decided:
-                found[_render(wins, decided)].append({"kind": "winrate", "files": pattern, "role": role,
-                                                      "games": sum(d["games"] for _, d in members)})
+            for files, pooled in _pools(pattern, members):
+                wins = sum(d[role]["wins"] for _, d in pooled)
+                decided = sum(d[role]["wins"] + d[role]["losses"] for _, d in pooled)
+                if decided:
+                    found[_render(wins, decided)].append({"kind": "winrate", "files": files, "role": role,
+                                                          "games": sum(d["games"] for _, d in pooled)})
     return found
+
+
+def _pools(pattern: str, members: list[tuple[Path, dict]]):
+    """(files, members) of a chunk group: all its chunks (as the glob), and each run of its first chunks
+    (1..k, as a list of files): a comparison "on the same deals" pools the first chunks of a longer run."""
+    yield pattern, members
+    by_number = {int(CHUNK.match(str(path)).group(2)): (path, data) for path, data in members}
+    prefix = []
+    for number in range(1, len(members)):
+        if number not in by_number:
+            break
+        prefix.append(by_number[number])
+        if len(prefix) >= 2:
+            yield [str(path.relative_to(ROOT)) for path, _ in prefix], list(prefix)
 
 
 def registered(known: dict, index: dict) -> None:
@@ -100,7 +121,8 @@ def registered(known: dict, index: dict) -> None:
 def _records(data: object, keys: list[str]):
     """Every (key path, dict) in ``data`` that holds integer ``wins`` and ``losses``."""
     if isinstance(data, dict):
-        if isinstance(data.get("wins"), int) and isinstance(data.get("losses"), int):
+        if isinstance(data.get("wins"), int) and (isinstance(data.get("losses"), int) or
+                                                  isinstance(data.get("decided"), int) and "games" in data):
             yield keys, data
         for key, value in data.items():
             yield from _records(value, keys + [str(key)])
@@ -120,6 +142,17 @@ def _experiment(candidate: dict) -> str:
     """``experiments/NAME/`` of a candidate's source, or ''."""
     parts = Path(_source(candidate)).parts
     return f"experiments/{parts[1]}/" if len(parts) > 2 and parts[0] == "experiments" else ""
+
+
+def _row_opponent(text: str, at: int) -> str | None:
+    """The bot spec in the first cell of the table row holding ``at``, spelled as result file names
+    spell it (``dual-inception:tuned`` -> ``dual-inception_tuned``), or None outside a table."""
+    start = text.rfind("\n", 0, at) + 1
+    row = text[start:text.find("\n", at)]
+    if not row.startswith("|"):
+        return None
+    spec = re.match(r"\|\s*`([^`]+)`", row)
+    return re.sub(r"[:=,]", "_", spec.group(1)) if spec else None
 
 
 def _context(text: str, at: int) -> str:
@@ -174,10 +207,23 @@ def _id(page: Path, spec: dict) -> str:
     return f"{text[:60].rstrip('-')}-{digest}"
 
 
+def _entry_toml(fig_id: str, entry: dict) -> str:
+    """A registry block for ``entry`` as it stands (strings, numbers, booleans, lists of strings)."""
+    def value(v):
+        return "true" if v is True else "false" if v is False else json.dumps(v)
+    return "\n".join([f"[{fig_id}]"] + [f"{k} = {value(v)}" for k, v in entry.items()]) + "\n"
+
+
 def _toml(fig_id: str, spec: dict) -> str:
     if spec["kind"] == "record":
         lines = [f"[{fig_id}]", 'kind = "record"', f"file = {json.dumps(spec['files'])}",
                  f"path = {json.dumps(spec['path'])}"]
+        if not spec.get("show_games", True):
+            lines.append("show_games = false")
+        return "\n".join(lines) + "\n"
+    if spec["kind"] == "heldout":
+        lines = [f"[{fig_id}]", 'kind = "heldout"', f"file = {json.dumps(spec['files'])}",
+                 f"key = {json.dumps(spec['key'])}"]
         if not spec.get("show_games", True):
             lines.append("show_games = false")
         return "\n".join(lines) + "\n"
@@ -214,9 +260,20 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
             depth[id(c)] = max(under, default=0)
         candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near and
                       (c["games"] >= 1000 or depth[id(c)] > len(_experiment(c)))]
+        opponent = _row_opponent(text, m.start())
+        if opponent:  # a table row names its opponent: of several sources, those played against it
+            against = [c for c in candidates if f"__vs__{opponent}__" in _source(c) or
+                       _source(c).endswith(f"__vs__{opponent}.json")]
+            candidates = against or candidates
         if candidates:
             deepest = max(depth[id(c)] for c in candidates)
             candidates = [c for c in candidates if depth[id(c)] == deepest]
+        direct = [c for c in candidates if any(str(Path(_source(c)).parent) + "/" == p for p in mentioned)]
+        candidates = direct or candidates  # a folder named holds a result directly, not in a subfolder
+        firsts = [c for c in candidates if CHUNK.match(_source(c)) and CHUNK.match(_source(c)).group(2) == "1"]
+        if len(firsts) == 1 and len({CHUNK.match(_source(c)).group(1) if CHUNK.match(_source(c)) else _source(c)
+                                     for c in candidates}) == 1:
+            candidates = firsts  # several chunks of one run agree: "the same deals" are its first chunk's
         if any("id" in c for c in candidates):  # a figure already registered wins over the raw files behind it
             candidates = [c for c in candidates if "id" in c]
         distinct = {json.dumps({k: c[k] for k in ("files", "role")}, sort_keys=True) for c in candidates}
@@ -237,17 +294,23 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
         spec = dict(candidates[0])
         spec["show_games"] = games is not None
         if "id" in spec:  # a registered figure: the same id where the page shows the games as it does
-            fig_id = spec["id"] if games is not None else None
-            if fig_id is None or spec["spec"].get("show_games", True) is False:
-                unmatched.append(f"{page.relative_to(ROOT)}:{line}: {m.group(0)} is figure {spec['id']}, shown "
-                                 "without its games")
-                continue
-            entry = spec["spec"]
+            entry = dict(spec["spec"])
+            if (games is None) == (entry.get("show_games", True) is False):
+                fig_id = spec["id"]
+            else:  # the same source shown the other way: a twin entry, "-short" without the games
+                fig_id = spec["id"].removesuffix("-short") + ("-short" if games is None else "-games")
+                entry["show_games"] = games is not None
+                if fig_id not in known and fig_id not in new:
+                    new[fig_id] = _entry_toml(fig_id, entry)
         else:
             if unit != "games":
                 spec["unit"] = unit
             fig_id = _id(page, spec) + ("" if spec["show_games"] else "-short")
-            if spec["kind"] == "record":
+            if spec["kind"] == "heldout":
+                entry = {"kind": "heldout", "file": spec["files"], "key": spec["key"]}
+                fig_id = fig_id.rsplit("-", 1)[0] + "-" + re.sub(r"[^a-z0-9]+", "-", spec["key"]) + \
+                    "-" + fig_id.rsplit("-", 1)[1]
+            elif spec["kind"] == "record":
                 entry = {"kind": "record", "file": spec["files"], "path": spec["path"]}
                 if spec.get("path"):
                     fig_id = fig_id.rsplit("-", 1)[0] + "-" + hashlib.sha1(spec["path"].encode()).hexdigest()[:4] + \
