@@ -10,12 +10,14 @@ and ``docs/figures.toml`` says where figure ID comes from:
 - ``kind = "record"``: one record with ``wins`` and ``losses`` (and ``games`` or ``hands``) at ``path``
   (keys joined by tabs) in the JSON ``file``, as a win rate like ``winrate``;
 - ``kind = "think"``: the mean thinking seconds per game of ``role``, pooled over the same files;
+- ``kind = "pair"``: the win rate of ``a`` against ``b`` in a tournament's ``summary.json`` (``file``);
 - ``kind = "heldout"``: a tuning record's held-out check (``tuning/best/BOT.json``, ``key``);
 - ``kind = "text"``: the groups of ``pattern`` in a text ``file``, through ``format``;
 - ``kind = "text-winrate"``: the named groups ``wins`` and ``games`` of ``pattern`` in a text ``file``,
   as a win rate with its 90% Wilson interval;
 - ``kind = "table"``: a markdown table, a row per JSON record of ``files`` (named by their ``key``, in
-  the order ``rows`` gives) and a column per ``columns`` entry ``[title, dotted path, format]``;
+  the order ``rows`` gives; with ``list``, the records of that list in each file) and a column per
+  ``columns`` entry ``[title, dotted path, format]`` (path "" formats the whole record: ``{0[bt]}``);
 - ``kind = "value"``: one number at ``path`` (keys joined by dots) in ``file``, through ``format``.
 
 ``python docs/figures.py`` rewrites every marked span from its file; ``--check`` only reports the spans
@@ -83,8 +85,10 @@ def _table(fig_id: str, spec: dict[str, Any]) -> str:
     records = {}
     for f in _files(spec):
         data = json.loads(f.read_text())
-        if isinstance(data, dict) and spec.get("key", "label") in data:  # other results may share the folder
-            records[str(data[spec.get("key", "label")])] = data
+        listed = data.get(spec["list"], []) if "list" in spec and isinstance(data, dict) else [data]
+        for record in listed:
+            if isinstance(record, dict) and spec.get("key", "label") in record:  # other results share the folder
+                records[str(record[spec.get("key", "label")])] = record
     lines = ["| " + " | ".join(title for title, _, _ in spec["columns"]) + " |",
              "|" + "---|" * len(spec["columns"])]
     for row in spec["rows"]:
@@ -93,7 +97,7 @@ def _table(fig_id: str, spec: dict[str, Any]) -> str:
         cells = []
         for _, path, fmt in spec["columns"]:
             value: Any = records[row]
-            for key in path.split("."):
+            for key in path.split(".") if path else []:  # "" is the whole record, for formats like {0[bt]}
                 value = value[int(key)] if isinstance(value, list) else value[key]
             cells.append(fmt.format(value))
         lines.append("| " + " | ".join(cells) + " |")
@@ -131,6 +135,11 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
             total += data[spec.get("role", "A")]["think_s_per_game"] * data["games"]
             games += data["games"]
         return spec.get("format", "{:.2f} s").format(total / games)
+    if spec["kind"] == "pair":
+        for pair in _json_file(fig_id, spec)["pairs"]:
+            if (pair["a"], pair["b"]) == (spec["a"], spec["b"]):
+                return win_rate(pair["a_wins"], pair["a_wins"] + pair["b_wins"], pair["games"] if show else None)
+        raise FileNotFoundError(f"figure {fig_id}: no pair {spec['a']} vs {spec['b']} in {spec['file']}")
     if spec["kind"] == "heldout":
         side = _json_file(fig_id, spec)[spec.get("key", "heldout")]
         return win_rate(side["wins"], side["decided"], side["games"] if show else None)

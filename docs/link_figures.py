@@ -55,7 +55,7 @@ def sources() -> dict[tuple[str, str, str], list[dict]]:
             if decided:
                 found[_render(side["wins"], decided)].append(
                     {"kind": "winrate", "files": [rel], "role": role, "games": data["games"]})
-    for path in sorted(ROOT.glob("experiments/**/*.json")):
+    for path in sorted(ROOT.glob("experiments/**/*.json")) + sorted(ROOT.glob("reports/**/*.json")):
         try:
             data = json.loads(path.read_text())
         except (ValueError, UnicodeDecodeError):
@@ -139,9 +139,9 @@ def _source(candidate: dict) -> str:
 
 
 def _experiment(candidate: dict) -> str:
-    """``experiments/NAME/`` of a candidate's source, or ''."""
+    """``experiments/NAME/`` (or ``reports/NAME/``) of a candidate's source, or ''."""
     parts = Path(_source(candidate)).parts
-    return f"experiments/{parts[1]}/" if len(parts) > 2 and parts[0] == "experiments" else ""
+    return f"{parts[0]}/{parts[1]}/" if len(parts) > 2 and parts[0] in ("experiments", "reports") else ""
 
 
 def _row_opponent(text: str, at: int) -> str | None:
@@ -252,7 +252,7 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
         # most specific folder or file it names; a small single result (under 1,000 games) only where
         # the text names its own folder or file, not just its experiment.
         near = _context(text, m.start())
-        mentioned = re.findall(r"experiments/[\w./*-]+", near)
+        mentioned = re.findall(r"(?:experiments|reports)/[\w./*-]+", near)
         depth = {}
         for c in candidates:
             source = _source(c)
