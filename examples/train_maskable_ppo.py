@@ -13,6 +13,7 @@ strength: 100,000 steps (about 8 CPU minutes) gave 28.5% against `random` and 0%
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 import gymnasium as gym
@@ -51,7 +52,7 @@ def play_games(model, opponent: str, games: int, seed: int) -> tuple[int, int]:
         obs, _ = env.reset(seed=seed + g)
         while True:
             action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
-            obs, reward, terminated, truncated, info = env.step(int(action))
+            obs, _reward, terminated, truncated, info = env.step(int(action))
             if terminated or truncated:
                 break
         env.close()
@@ -77,6 +78,7 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default=None, help="where to save the trained model (.zip)")
+    parser.add_argument("--json", default=None, help="where to write the run's record (win counts per opponent)")
     args = parser.parse_args()
 
     from sb3_contrib import MaskablePPO
@@ -86,9 +88,11 @@ def main() -> None:
     model = MaskablePPO("MlpPolicy", env, n_steps=min(2048, max(64, args.timesteps)), batch_size=64,
                         seed=args.seed, verbose=0, device="cpu")
     start = time.process_time()
+    record = {"timesteps": args.timesteps, "seed": args.seed, "eval_games": args.eval_games, "results": {}}
     print(f"training {args.timesteps} steps against random, one hand an episode (progress bar below)", flush=True)
     model.learn(total_timesteps=args.timesteps, progress_bar=_has_progress_bar())
-    print(f"trained {args.timesteps} steps in {time.process_time() - start:.0f} s of CPU")
+    record["train_cpu_s"] = round(time.process_time() - start, 1)
+    print(f"trained {args.timesteps} steps in {record['train_cpu_s']:.0f} s of CPU")
     if args.save:
         model.save(args.save)
     for opponent in ("random", "simple"):
@@ -96,12 +100,16 @@ def main() -> None:
         eval_start = time.monotonic()
         wins, finished = play_games(model, opponent, args.eval_games, seed=10_000 + args.seed)
         print(f"  ({time.monotonic() - eval_start:.0f} s)")
+        record["results"][opponent] = {"games": finished, "wins": wins, "losses": finished - wins}
         if finished:
             low, high = wilson(wins, finished, 0.90)
             print(f"vs {opponent}: won {wins} of {finished} games to 100 "
                   f"({100 * wins / finished:.1f}% [{100 * low:.1f}, {100 * high:.1f}] 90% Wilson)")
         else:
             print(f"vs {opponent}: no finished game")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, indent=1)
 
 
 if __name__ == "__main__":
