@@ -267,3 +267,29 @@ def test_champion_stops_searching_when_the_hosts_clock_runs_short(monkeypatch):
     bot.time_left = 0.3
     bot.new_game(1)
     assert bot.time_left is None  # a new game's clock is the host's to report again
+
+
+def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
+    """``learned_discard=w``: each discard's value is the heuristic's full value plus w x the learned score
+    of the hand it leaves, centred over the candidates; w = 0 leaves the heuristic's values alone."""
+    from ginbots.players.learned_discard import learned_offence
+
+    rng = random.Random(11)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    players = {w: ChampionPlayer(seed=4, learned_discard=w) for w in (0.0, 0.5)}
+    for player in players.values():
+        player.prepare()
+        player.new_game(4)
+        player.start_hand(0, 1, sum(1 << c for c in deck[:10]))
+        player.report_draw(0, deck[10])
+    plain, learned = players[0.0], players[0.5]
+    candidates = [c for c in range(52) if plain.hand >> c & 1]
+    holds = plain.estimator().estimate(plain.knowledge)
+    base = plain.discard_values(candidates, plain.sampled_opponents(holds), holds, prune=False)
+    holds = learned.estimator().estimate(learned.knowledge)
+    values = learned.discard_values(candidates, learned.sampled_opponents(holds), holds)
+    offence = learned_offence(learned.hand, candidates, learned.knowledge, "random-256-worst")
+    assert abs(float(offence.sum())) < 1e-6 and float(offence.std()) > 0.1
+    for card, score in zip(candidates, offence):
+        assert abs(values[card] - (base[card] + 0.5 * float(score))) < 1e-6

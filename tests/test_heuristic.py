@@ -218,3 +218,21 @@ def test_stock_draws_zero_is_the_exact_expectation_over_every_unseen_card():
         values = best_after_discard(hands, np.zeros(len(hands), dtype=np.uint64), pile, exact._opponent_in_meld(),
                                     exact.weights)
         assert abs(full[i] - values.mean()) < 1e-6
+
+
+def test_every_gain_computed_picks_the_same_discard_as_the_pruned_scoring() -> None:
+    """The pruned scoring keeps upper bounds for candidates that cannot win; computing every gain
+    (``prune=False``, for players that add their own terms) must not change the best card."""
+    rng = random.Random(5)
+    for _ in range(20):
+        player = _player(stock_draws=0)  # every unseen card: no random stock draws between the two scorings
+        deck = list(range(52))
+        rng.shuffle(deck)
+        player.start_hand(0, 1, sum(1 << c for c in deck[:10]))
+        player.report_draw(0, deck[10])
+        candidates = [c for c in range(52) if player.hand >> c & 1]
+        opponents = player.sampled_opponents()
+        pruned = player.discard_values(candidates, opponents)
+        full = player.discard_values(candidates, opponents, prune=False)
+        assert max(pruned, key=lambda c: (pruned[c], -c)) == max(full, key=lambda c: (full[c], -c))
+        assert all(full[c] <= pruned[c] + 1e-9 for c in candidates)  # a pruned value is an upper bound

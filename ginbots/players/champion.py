@@ -67,6 +67,7 @@ from .base import Hyperparameter, Melds
 from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
+from .learned_discard import LEARNED_NETS, learned_offence, learned_weight_files, prepare_learned
 
 #: The heuristic's weights as its tuning found them (``tuning/best/heuristic.json``, study
 #: heuristic-vs-simple, trial 24): the champion's hand building starts from them.
@@ -149,6 +150,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "first hand scored in points). Measured: +1.0 and +1.6 against simple, still -0.6 and "
                            "-1.0 against heuristic:tuned"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
+        Hyperparameter("learned_discard", float, 0.0, 0.0, 5.0,
+                       doc="weight (heuristic utility per point) of a learned offensive score of the hand each "
+                           "discard leaves (learned_net), added to the heuristic's discard values; 0: off"),
+        Hyperparameter("learned_net", str, "random-256-worst", choices=LEARNED_NETS, tunable=False,
+                       doc="the Dual Inception network learned_discard reads (its dataset name)"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                            "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
@@ -311,12 +317,15 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
 
     def weight_files(self) -> list:
         second = self.params["second_estimator"]
-        return super().weight_files() + ([] if second == "none" else weight_files_for(second))
+        learned = learned_weight_files(self.params["learned_net"]) if self.params["learned_discard"] else []
+        return super().weight_files() + ([] if second == "none" else weight_files_for(second)) + learned
 
     def prepare(self) -> None:
         super().prepare()
         if self.params["second_estimator"] != "none":
             shared_estimator(self.params["second_estimator"])
+        if self.params["learned_discard"]:
+            prepare_learned(self.params["learned_net"])
         if self.playout_code() == "compiled":
             warm_up()  # compile (or load) the kernels before the first decision, not during it
 
@@ -465,6 +474,17 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if mode == "off" or (mode == "trusted" and not self.trusts_filter()) or not self._searching():
             return choice
         return int(self._timed(lambda: self._search_discard(choice)))
+
+    def discard_values(self, candidates: list[int], opponents: np.ndarray,
+                       holds: np.ndarray | None = None, prune: bool = True) -> dict[int, float]:
+        """The heuristic's values, plus ``learned_discard`` x the learned score of the hand each discard
+        leaves (its differences between candidates, in points)."""
+        weight = self.params["learned_discard"]
+        if not weight or len(candidates) < 2:
+            return super().discard_values(candidates, opponents, holds, prune)
+        values = super().discard_values(candidates, opponents, holds, prune=False)
+        offence = learned_offence(self.hand, candidates, self.knowledge, self.params["learned_net"])
+        return {c: values[c] + weight * float(o) for c, o in zip(candidates, offence)}
 
     def _search_discard(self, choice: int) -> int:
         hand = self.hand

@@ -167,13 +167,14 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         return max(values, key=lambda c: (values[c], -c))
 
     def discard_values(self, candidates: list[int], opponents: np.ndarray,
-                       holds: np.ndarray | None = None) -> dict[int, float]:
+                       holds: np.ndarray | None = None, prune: bool = True) -> dict[int, float]:
         """Own utility after each discard minus OPP_UTIL_IMPORTANCE x the opponent's expected gain.
 
         The gain is never negative, so a candidate whose own utility is already
         below the best value found cannot win: candidates are scored best-own
         first and the rest keep their own utility as an upper bound (the
-        chosen card is the same as with every gain computed).
+        chosen card is the same as with every gain computed). ``prune=False``
+        computes every gain, for callers that add terms of their own.
         """
         in_opp_meld = in_opponent_meld_probability(
             self.estimator().estimate(self.knowledge) if holds is None else holds)
@@ -184,7 +185,7 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         values: dict[int, float] = {}
         best = -np.inf
         for c in sorted(candidates, key=lambda c: -own[c]):
-            if own[c] <= best or importance == 0:
+            if (prune and own[c] <= best) or importance == 0:
                 values[c] = own[c]
                 continue
             if stock is None:
