@@ -16,7 +16,8 @@ and ``docs/figures.toml`` says where figure ID comes from:
 - ``kind = "text-winrate"``: the named groups ``wins`` and ``games`` of ``pattern`` in a text ``file``,
   as a win rate with its 90% Wilson interval;
 - ``kind = "table"``: a markdown table, a row per JSON record of ``files`` (named by their ``key``, in
-  the order ``rows`` gives; with ``list``, the records of that list in each file) and a column per
+  the order ``rows`` gives; ``key`` may be dotted, ``players.A``; with ``list``, the records of that list in
+  each file) and a column per
   ``columns`` entry ``[title, dotted path, format]`` (path "" formats the whole record: ``{0[bt]}``);
 - ``kind = "value"``: one number at ``path`` (keys joined by dots) in ``file``, through ``format``.
 
@@ -79,6 +80,15 @@ def _json_file(fig_id: str, spec: dict[str, Any]) -> Any:
     return json.loads(path.read_text())
 
 
+def _dig(record: Any, path: str) -> Any:
+    """``record``'s value at a dotted ``path`` (``players.A``), or None where there is none."""
+    for key in path.split("."):
+        if not isinstance(record, dict) or key not in record:
+            return None
+        record = record[key]
+    return record
+
+
 def _table(fig_id: str, spec: dict[str, Any]) -> str:
     """A markdown table with a row per JSON record of ``files`` (keyed by ``key``, in the order of
     ``rows``) and a column per ``columns`` entry: [title, dotted path, format]."""
@@ -87,8 +97,9 @@ def _table(fig_id: str, spec: dict[str, Any]) -> str:
         data = json.loads(f.read_text())
         listed = data.get(spec["list"], []) if "list" in spec and isinstance(data, dict) else [data]
         for record in listed:
-            if isinstance(record, dict) and spec.get("key", "label") in record:  # other results share the folder
-                records[str(record[spec.get("key", "label")])] = record
+            label = _dig(record, spec.get("key", "label"))
+            if label is not None:  # other results share the folder
+                records[str(label)] = record
     lines = ["| " + " | ".join(title for title, _, _ in spec["columns"]) + " |",
              "|" + "---|" * len(spec["columns"])]
     for row in spec["rows"]:

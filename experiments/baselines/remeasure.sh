@@ -31,11 +31,12 @@ play experiments/planner-document-rules/results/planner_expectimax_vs_simple_200
 S=experiments/safe-discarder/results
 play $S/safe_top_k_1_vs_simple_2000.json 2000 1 safe:top_k=1 simple
 play $S/safe_top_k_5_vs_simple_2000.json 2000 1 safe:top_k=5 simple
-play experiments/heuristic-draw-rule/results/heuristic_after_best_discard_vs_simple_2000.json 2000 1 \
-  heuristic:draw_rule=after-best-discard simple
+# (the heuristic's row, with the earlier reading of its draw rule: experiments/heuristic-draw-rule/results/
+# heuristic_vs_simple_2000.json, played when that reading was the default)
 # docs/tuning.md: the tuned bots on other seeds
 T=experiments/baselines/results/tuned_other_seeds
-play $T/keats_tuned_vs_simple_4000.json 4000 99 keats:tuned simple
+# (keats:tuned on seed 99, 4,000 games: experiments/keats-ablations/results/keats_tuned_vs_simple.json; re-played here
+# on 2026-11-24: the same 2,803 wins, 30,019 hands against 30,022, as Keats got its loop guard since)
 play $T/planner_tuned_vs_simple_4000.json 4000 99 planner:tuned simple
-play $T/heuristic_tuned_vs_simple_2000.json 2000 99 heuristic:tuned simple
+# (heuristic:tuned on seed 99: experiments/heuristic-draw-rule/results/heuristic_tuned_vs_simple_2000_seed99.json)
 echo REMEASURE DONE
