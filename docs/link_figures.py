@@ -215,25 +215,18 @@ def _entry_toml(fig_id: str, entry: dict) -> str:
 
 
 def _toml(fig_id: str, spec: dict) -> str:
+    """The registry block of a candidate source ``spec`` (a record, a held-out check or match files)."""
     if spec["kind"] == "record":
-        lines = [f"[{fig_id}]", 'kind = "record"', f"file = {json.dumps(spec['files'])}",
-                 f"path = {json.dumps(spec['path'])}"]
-        if not spec.get("show_games", True):
-            lines.append("show_games = false")
-        return "\n".join(lines) + "\n"
-    if spec["kind"] == "heldout":
-        lines = [f"[{fig_id}]", 'kind = "heldout"', f"file = {json.dumps(spec['files'])}",
-                 f"key = {json.dumps(spec['key'])}"]
-        if not spec.get("show_games", True):
-            lines.append("show_games = false")
-        return "\n".join(lines) + "\n"
-    files = json.dumps(spec["files"])
-    lines = [f"[{fig_id}]", 'kind = "winrate"', f"files = {files}"]
-    if spec["role"] != "A":
-        lines.append(f'role = "{spec["role"]}"')
+        entry = {"kind": "record", "file": spec["files"], "path": spec["path"]}
+    elif spec["kind"] == "heldout":
+        entry = {"kind": "heldout", "file": spec["files"], "key": spec["key"]}
+    else:
+        entry = {"kind": "winrate", "files": spec["files"]}
+        if spec["role"] != "A":
+            entry["role"] = spec["role"]
     if not spec.get("show_games", True):
-        lines.append("show_games = false")
-    return "\n".join(lines) + "\n"
+        entry["show_games"] = False
+    return _entry_toml(fig_id, entry)
 
 
 def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: list[str]) -> str:
