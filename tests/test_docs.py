@@ -113,6 +113,33 @@ def test_every_figure_shown_is_the_one_its_result_file_gives():
     assert shown >= 15  # the README's table alone shows this many
 
 
+def _unmarked_win_rates(text: str) -> list[str]:
+    """Win rates with an interval (``61.3% [59.9, 62.8]``) outside every marked figure span of ``text``."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import figures
+    finally:
+        sys.path.pop(0)
+    marked = [(m.start(), m.end()) for m in figures.SPAN.finditer(text)]
+    shown = re.compile(r"\d+\.\d% \[\d+\.\d%?, \d+\.\d%?\]")
+    return [m.group(0) for m in shown.finditer(text) if not any(a <= m.start() < b for a, b in marked)]
+
+
+def test_every_win_rate_with_an_interval_is_a_figure_from_a_file():
+    """A win rate shown with its interval is a measured result: it must be a marked figure (so the check
+    above ties it to its file), never typed by hand (`python docs/link_figures.py --write` finds the file)."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import figures
+    finally:
+        sys.path.pop(0)
+    loose = [f"{page.relative_to(ROOT)}: {shown}" for page in figures.pages()
+             for shown in _unmarked_win_rates(page.read_text(encoding="utf-8"))]
+    assert not loose, "win rates typed by hand:\n" + "\n".join(loose)
+    assert _unmarked_win_rates("won 61.3% [59.9, 62.8] of them") == ["61.3% [59.9, 62.8]"]
+    assert not _unmarked_win_rates("<!-- fig:x -->61.3% [59.9, 62.8]<!-- /fig -->")
+
+
 def test_the_figure_check_catches_a_figure_typed_by_hand(tmp_path, monkeypatch):
     sys.path.insert(0, str(ROOT / "docs"))
     try:
