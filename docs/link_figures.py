@@ -246,11 +246,12 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
         # the text names its own folder or file, not just its experiment.
         near = _context(text, m.start())
         mentioned = re.findall(r"(?:experiments|reports)/[\w./*-]+", near)
-        depth = {}
+        depth, under_folder = {}, {}
         for c in candidates:
             source = _source(c)
-            under = [len(p) for p in mentioned if source.startswith(p.rstrip("*"))]
-            depth[id(c)] = max(under, default=0)
+            under = [p for p in mentioned if source.startswith(p.rstrip("*"))]
+            under_folder[id(c)] = max(under, key=len, default="")
+            depth[id(c)] = len(under_folder[id(c)])
         candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near and
                       (c["games"] >= 1000 or depth[id(c)] > len(_experiment(c)))]
         opponent = _row_opponent(text, m.start())
@@ -258,17 +259,20 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
             against = [c for c in candidates if f"__vs__{opponent}__" in _source(c) or
                        _source(c).endswith(f"__vs__{opponent}.json")]
             candidates = against or candidates
-        if candidates:
-            deepest = max(depth[id(c)] for c in candidates)
-            candidates = [c for c in candidates if depth[id(c)] == deepest]
+        if candidates:  # of a folder and a folder inside it, both named, the inner one (not a longer sibling)
+            folders = {under_folder[id(c)] for c in candidates}
+            candidates = [c for c in candidates if not any(f != under_folder[id(c)] and
+                                                           f.startswith(under_folder[id(c)]) for f in folders)]
         direct = [c for c in candidates if any(str(Path(_source(c)).parent) + "/" == p for p in mentioned)]
         candidates = direct or candidates  # a folder named holds a result directly, not in a subfolder
         firsts = [c for c in candidates if CHUNK.match(_source(c)) and CHUNK.match(_source(c)).group(2) == "1"]
         if len(firsts) == 1 and len({CHUNK.match(_source(c)).group(1) if CHUNK.match(_source(c)) else _source(c)
                                      for c in candidates}) == 1:
             candidates = firsts  # several chunks of one run agree: "the same deals" are its first chunk's
-        if any("id" in c for c in candidates):  # a figure already registered wins over the raw files behind it
-            candidates = [c for c in candidates if "id" in c]
+        # A figure already registered stands for the raw files behind it (the same files, the same role).
+        behind = {json.dumps([_source(c), c["spec"].get("role", "A")]) for c in candidates if "id" in c}
+        candidates = [c for c in candidates
+                      if "id" in c or json.dumps([_source(c), c.get("role", "A")]) not in behind]
         distinct = {json.dumps({k: c[k] for k in ("files", "role")}, sort_keys=True) for c in candidates}
         line = text.count("\n", 0, m.start()) + 1
         if not distinct and games is None:
