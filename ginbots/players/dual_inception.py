@@ -144,6 +144,25 @@ def shared_offensive_score(model: str, dataset: str, path: str = "") -> Offensiv
     return OffensiveScore(model, dataset, path)
 
 
+def offence_after_discards(score: OffensiveScore, hand: int, cards: list[int], likelihood: np.ndarray,
+                           features: str) -> np.ndarray:
+    """The network's predicted score of the hand left by discarding each of ``cards`` from ``hand``."""
+    after = np.array([hand & ~(1 << c) for c in cards], dtype=np.uint64)
+    return score(network_input(after, likelihood, features))
+
+
+def network_files(model: str, dataset: str) -> list:
+    """The files an offensive score loads: its network, the network's card, and the estimator feeding it."""
+    path = find_weights(weights_file(model, dataset))
+    return [path, card_path(path)] + weight_files_for(ESTIMATOR)
+
+
+def prepare_network(model: str, dataset: str) -> None:
+    """Load the network and its estimator before the first decision."""
+    shared_offensive_score(model, dataset)
+    shared_estimator(ESTIMATOR)
+
+
 class DualInceptionPlayer(TrackingSimplePlayer):
     """Simple's draw and knock; discards by the highest offensive score (document 000)."""
 
@@ -183,21 +202,18 @@ class DualInceptionPlayer(TrackingSimplePlayer):
         return shared_estimator(ESTIMATOR)
 
     def weight_files(self) -> list:
-        path = find_weights(weights_file(self.params["model"], self.dataset()))
-        return [path, card_path(path)] + weight_files_for(ESTIMATOR)
+        return network_files(self.params["model"], self.dataset())
 
     def prepare(self) -> None:
-        self.offensive_score()
-        self.estimator()
+        prepare_network(self.params["model"], self.dataset())
 
     def discard_scores(self) -> dict[int, float]:
         """Per legal discard: offensive score of the hand left, minus the blended risk."""
         legal = cards_of(self.candidate_discards())
         likelihood = self.estimator().raw_one(self.knowledge)
-        after = np.array([self.hand & ~(1 << c) for c in legal], dtype=np.uint64)
         score = self.offensive_score()
         features = score.features if self.params["features"] == "auto" else self.params["features"]
-        offence = score(network_input(after, likelihood, features))
+        offence = offence_after_discards(score, self.hand, legal, likelihood, features)
         if self.params["criterion"] == "defence":
             # The document's defence-only player scores unmelded cards; the offence term only breaks ties.
             lowers = {c for c, _ in lowering_discards(self.hand, self.legal_discards())}

@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ginbots.estimators import shared_estimator, weight_files_for
-from ginbots.estimators.weights import card_path, find_weights
+from ginbots.estimators import shared_estimator
 
-from .dual_inception import DATASETS, ESTIMATOR, VARIANT_DATASETS, network_input, shared_offensive_score, weights_file
+from .dual_inception import (
+    DATASETS,
+    ESTIMATOR,
+    VARIANT_DATASETS,
+    network_files,
+    offence_after_discards,
+    prepare_network,
+    shared_offensive_score,
+)
 
 #: Networks the option can load: any shipped Dual Inception offensive score.
 LEARNED_NETS = DATASETS + VARIANT_DATASETS
@@ -24,19 +31,16 @@ LEARNED_NETS = DATASETS + VARIANT_DATASETS
 def learned_offence(hand: int, candidates: list[int], knowledge, dataset: str) -> np.ndarray:
     """The predicted signed score (points) of the hand left by each of ``candidates``, centred on their mean
     so that only the differences between discards count."""
-    likelihood = shared_estimator(ESTIMATOR).raw_one(knowledge)
-    after = np.array([hand & ~(1 << c) for c in candidates], dtype=np.uint64)
     score = shared_offensive_score("dual-inception", dataset)
-    offence = score(network_input(after, likelihood, score.features)).astype(np.float64)
+    likelihood = shared_estimator(ESTIMATOR).raw_one(knowledge)
+    offence = offence_after_discards(score, hand, candidates, likelihood, score.features).astype(np.float64)
     return offence - offence.mean()
 
 
 def learned_weight_files(dataset: str) -> list:
-    """The files the evaluation loads: its network, the network's card, and the estimator feeding it."""
-    path = find_weights(weights_file("dual-inception", dataset))
-    return [path, card_path(path)] + weight_files_for(ESTIMATOR)
+    """The files the evaluation loads (``dual_inception.network_files``)."""
+    return network_files("dual-inception", dataset)
 
 
 def prepare_learned(dataset: str) -> None:
-    shared_offensive_score("dual-inception", dataset)
-    shared_estimator(ESTIMATOR)
+    prepare_network("dual-inception", dataset)
