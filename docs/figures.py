@@ -80,6 +80,13 @@ def _json_file(fig_id: str, spec: dict[str, Any]) -> Any:
     return json.loads(path.read_text())
 
 
+def _at(value: Any, keys: list[str]) -> Any:
+    """``value`` followed through ``keys`` (a list index where it is a list)."""
+    for key in keys:
+        value = value[int(key)] if isinstance(value, list) else value[key]
+    return value
+
+
 def _dig(record: Any, path: str) -> Any:
     """``record``'s value at a dotted ``path`` (``players.A``), or None where there is none."""
     for key in path.split("."):
@@ -107,10 +114,8 @@ def _table(fig_id: str, spec: dict[str, Any]) -> str:
             raise FileNotFoundError(f"figure {fig_id}: no record {row!r} in {spec['files']}")
         cells = []
         for _, path, fmt in spec["columns"]:
-            value: Any = records[row]
-            for key in path.split(".") if path else []:  # "" is the whole record, for formats like {0[bt]}
-                value = value[int(key)] if isinstance(value, list) else value[key]
-            cells.append(fmt.format(value))
+            # "" is the whole record, for formats like {0[bt]}
+            cells.append(fmt.format(_at(records[row], path.split(".") if path else [])))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n" + "\n".join(lines) + "\n"
 
@@ -131,9 +136,7 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
             games += data["games"]
         return win_rate(wins, decided, games if show else None, spec.get("unit", "games"))
     if spec["kind"] == "record":
-        record = _json_file(fig_id, spec)
-        for key in spec["path"].split("\t"):
-            record = record[int(key)] if isinstance(record, list) else record[key]
+        record = _at(_json_file(fig_id, spec), spec["path"].split("\t"))
         unit = "hands" if "hands" in record else "games"
         return win_rate(record["wins"], record["wins"] + record["losses"], record[unit] if show else None, unit)
     if spec["kind"] == "think":
@@ -163,10 +166,7 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
     if spec["kind"] == "table":
         return _table(fig_id, spec)
     if spec["kind"] == "value":
-        value: Any = _json_file(fig_id, spec)
-        for key in spec["path"].split("."):
-            value = value[int(key)] if isinstance(value, list) else value[key]
-        return spec.get("format", "{}").format(value)
+        return spec.get("format", "{}").format(_at(_json_file(fig_id, spec), spec["path"].split(".")))
     raise ValueError(f"figure {fig_id}: unknown kind {spec['kind']!r}")
 
 

@@ -19,62 +19,52 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from figures import REGISTRY, ROOT, SPAN, pages, registry, render  # noqa: E402  (docs/ is this script's folder)
-
-from ginbots.arena.stats import wilson
+from figures import REGISTRY, ROOT, SPAN, pages, registry, render, win_rate  # noqa: E402  (docs/ is this script's folder)
 
 SHOWN = re.compile(r"(\d+\.\d)% \[(\d+\.\d)%?, (\d+\.\d)%?\](?: \(([\d,]+) (games|hands)\))?")
 CHUNK = re.compile(r"^(.*__)(\d+)\.json$")
 
 
 def _render(wins: int, decided: int) -> tuple[str, str, str]:
-    low, high = wilson(wins, decided)
-    return f"{100 * wins / decided:.1f}", f"{100 * low:.1f}", f"{100 * high:.1f}"
+    """(rate, low, high) as ``figures.win_rate`` shows them: the key sources are indexed by."""
+    return SHOWN.match(win_rate(wins, decided)).groups()[:3]
 
 
 def sources() -> dict[tuple[str, str, str], list[dict]]:
-    """(rate, low, high) -> every match source that renders it: single files and pooled chunk groups."""
-    singles: list[tuple[Path, dict]] = []
-    for path in sorted(ROOT.glob("experiments/**/*.json")) + sorted(ROOT.glob("reports/**/*.json")):
-        try:
-            data = json.loads(path.read_text())
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(data, dict) and isinstance(data.get("A"), dict) and "wins" in data["A"] and "games" in data:
-            singles.append((path, data))
+    """(rate, low, high) -> every match source that renders it: single files and pooled chunk groups,
+    and the records (tournament pairs, held-out checks, tables of wins and losses) of other result files."""
     found: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
     groups: dict[str, list[tuple[Path, dict]]] = defaultdict(list)
-    for path, data in singles:
-        rel = str(path.relative_to(ROOT))
-        chunk = CHUNK.match(rel)
-        if chunk:
-            groups[chunk.group(1) + "*.json"].append((path, data))
-        for role in ("A", "B"):
-            side = data[role]
-            decided = side["wins"] + side["losses"]
-            if decided:
-                found[_render(side["wins"], decided)].append(
-                    {"kind": "winrate", "files": [rel], "role": role, "games": data["games"]})
     for path in sorted(ROOT.glob("experiments/**/*.json")) + sorted(ROOT.glob("reports/**/*.json")):
         try:
             data = json.loads(path.read_text())
         except (ValueError, UnicodeDecodeError):
             continue
+        rel = str(path.relative_to(ROOT))
         if isinstance(data, dict) and isinstance(data.get("A"), dict):
-            continue  # a match report: indexed above
+            if "wins" in data["A"] and "games" in data:  # a match report
+                chunk = CHUNK.match(rel)
+                if chunk:
+                    groups[chunk.group(1) + "*.json"].append((path, data))
+                for role in ("A", "B"):
+                    side = data[role]
+                    decided = side["wins"] + side["losses"]
+                    if decided:
+                        found[_render(side["wins"], decided)].append(
+                            {"kind": "winrate", "files": [rel], "role": role, "games": data["games"]})
+            continue
         for keys, record in _records(data, []):
             if "losses" not in record:  # a tuning record's held-out check: wins of ``decided`` games
                 if len(keys) == 1 and record["decided"]:
                     found[_render(record["wins"], record["decided"])].append(
-                        {"kind": "heldout", "files": str(path.relative_to(ROOT)), "key": keys[0],
-                         "role": "heldout", "games": record["games"]})
+                        {"kind": "heldout", "files": rel, "key": keys[0], "role": "heldout",
+                         "games": record["games"]})
                 continue
             decided = record["wins"] + record["losses"]
             count = record.get("games", record.get("hands"))
             if decided and isinstance(count, int):
                 found[_render(record["wins"], decided)].append(
-                    {"kind": "record", "files": str(path.relative_to(ROOT)), "path": "\t".join(keys),
-                     "role": "record", "games": count})
+                    {"kind": "record", "files": rel, "path": "\t".join(keys), "role": "record", "games": count})
     for pattern, members in groups.items():
         if len(members) < 2:
             continue
@@ -214,8 +204,8 @@ def _entry_toml(fig_id: str, entry: dict) -> str:
     return "\n".join([f"[{fig_id}]"] + [f"{k} = {value(v)}" for k, v in entry.items()]) + "\n"
 
 
-def _toml(fig_id: str, spec: dict) -> str:
-    """The registry block of a candidate source ``spec`` (a record, a held-out check or match files)."""
+def _entry(spec: dict) -> dict:
+    """The registry entry of a candidate source ``spec`` (a record, a held-out check or match files)."""
     if spec["kind"] == "record":
         entry = {"kind": "record", "file": spec["files"], "path": spec["path"]}
     elif spec["kind"] == "heldout":
@@ -226,7 +216,7 @@ def _toml(fig_id: str, spec: dict) -> str:
             entry["role"] = spec["role"]
     if not spec.get("show_games", True):
         entry["show_games"] = False
-    return _entry_toml(fig_id, entry)
+    return entry
 
 
 def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: list[str]) -> str:
@@ -246,14 +236,10 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
         # the text names its own folder or file, not just its experiment.
         near = _context(text, m.start())
         mentioned = re.findall(r"(?:experiments|reports)/[\w./*-]+", near)
-        depth, under_folder = {}, {}
-        for c in candidates:
-            source = _source(c)
-            under = [p for p in mentioned if source.startswith(p.rstrip("*"))]
-            under_folder[id(c)] = max(under, key=len, default="")
-            depth[id(c)] = len(under_folder[id(c)])
+        under_folder = {id(c): max((p for p in mentioned if _source(c).startswith(p.rstrip("*"))), key=len,
+                                   default="") for c in candidates}
         candidates = [c for c in candidates if _experiment(c) and _experiment(c) in near and
-                      (c["games"] >= 1000 or depth[id(c)] > len(_experiment(c)))]
+                      (c["games"] >= 1000 or len(under_folder[id(c)]) > len(_experiment(c)))]
         opponent = _row_opponent(text, m.start())
         if opponent:  # a table row names its opponent: of several sources, those played against it
             against = [c for c in candidates if f"__vs__{opponent}__" in _source(c) or
@@ -304,20 +290,14 @@ def link(page: Path, index: dict, known: dict, new: dict[str, str], unmatched: l
                 spec["unit"] = unit
             fig_id = _id(page, spec) + ("" if spec["show_games"] else "-short")
             if spec["kind"] == "heldout":
-                entry = {"kind": "heldout", "file": spec["files"], "key": spec["key"]}
                 fig_id = fig_id.rsplit("-", 1)[0] + "-" + re.sub(r"[^a-z0-9]+", "-", spec["key"]) + \
                     "-" + fig_id.rsplit("-", 1)[1]
-            elif spec["kind"] == "record":
-                entry = {"kind": "record", "file": spec["files"], "path": spec["path"]}
-                if spec.get("path"):
-                    fig_id = fig_id.rsplit("-", 1)[0] + "-" + hashlib.sha1(spec["path"].encode()).hexdigest()[:4] + \
-                        "-" + fig_id.rsplit("-", 1)[1]
-            else:
-                entry = {"kind": "winrate", "files": spec["files"], "role": spec["role"]}
-            if not spec["show_games"]:
-                entry["show_games"] = False
+            elif spec["kind"] == "record" and spec.get("path"):
+                fig_id = fig_id.rsplit("-", 1)[0] + "-" + hashlib.sha1(spec["path"].encode()).hexdigest()[:4] + \
+                    "-" + fig_id.rsplit("-", 1)[1]
+            entry = _entry(spec)
             if fig_id not in known and fig_id not in new:
-                new[fig_id] = _toml(fig_id, spec)
+                new[fig_id] = _entry_toml(fig_id, entry)
         shown = render(fig_id, {**entry, **({"unit": unit} if unit != "games" else {})})
         again = SHOWN.fullmatch(shown)
         if again and again.groups()[:3] == m.groups()[:3] and (games is None or
