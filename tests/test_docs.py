@@ -99,14 +99,20 @@ def test_the_readme_walk_through_runs(tmp_path):
     assert {"list", "match", "replay", "tournament", "tune", "package", "openspiel"} <= set(ran)
 
 
-def test_every_figure_shown_is_the_one_its_result_file_gives():
-    """README and docs show figures as marked spans; each must equal what docs/figures.py renders from its
-    committed file (run `python docs/figures.py` after new results), and every file must exist."""
+def _figures():
+    """``docs/figures.py``, imported from its folder (it is a script, not part of the package)."""
     sys.path.insert(0, str(ROOT / "docs"))
     try:
         import figures
     finally:
         sys.path.pop(0)
+    return figures
+
+
+def test_every_figure_shown_is_the_one_its_result_file_gives():
+    """README and docs show figures as marked spans; each must equal what docs/figures.py renders from its
+    committed file (run `python docs/figures.py` after new results), and every file must exist."""
+    figures = _figures()
     problems = figures.differences(write=False)
     assert not problems, "\n".join(problems)
     shown = sum(len(figures.SPAN.findall(p.read_text())) for p in figures.pages())
@@ -115,11 +121,7 @@ def test_every_figure_shown_is_the_one_its_result_file_gives():
 
 def _unmarked_win_rates(text: str) -> list[str]:
     """Win rates with an interval (``61.3% [59.9, 62.8]``) outside every marked figure span of ``text``."""
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        import figures
-    finally:
-        sys.path.pop(0)
+    figures = _figures()
     marked = [(m.start(), m.end()) for m in figures.SPAN.finditer(text)]
     shown = re.compile(r"\d+\.\d% \[\d+\.\d%?, \d+\.\d%?\]")
     return [m.group(0) for m in shown.finditer(text) if not any(a <= m.start() < b for a, b in marked)]
@@ -128,11 +130,7 @@ def _unmarked_win_rates(text: str) -> list[str]:
 def test_every_win_rate_with_an_interval_is_a_figure_from_a_file():
     """A win rate shown with its interval is a measured result: it must be a marked figure (so the check
     above ties it to its file), never typed by hand (`python docs/link_figures.py --write` finds the file)."""
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        import figures
-    finally:
-        sys.path.pop(0)
+    figures = _figures()
     loose = [f"{page.relative_to(ROOT)}: {shown}" for page in figures.pages()
              for shown in _unmarked_win_rates(page.read_text(encoding="utf-8"))]
     assert not loose, "win rates typed by hand:\n" + "\n".join(loose)
@@ -141,11 +139,7 @@ def test_every_win_rate_with_an_interval_is_a_figure_from_a_file():
 
 
 def test_the_figure_check_catches_a_figure_typed_by_hand(tmp_path, monkeypatch):
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        import figures
-    finally:
-        sys.path.pop(0)
+    figures = _figures()
     page = tmp_path / "README.md"
     page.write_text("<!-- fig:safe-vs-simple -->55.0% [54.0, 56.0] (10,000 games)<!-- /fig -->\n"
                     "<!-- fig:no-such-figure -->1<!-- /fig -->\n")
