@@ -24,6 +24,7 @@ from ginbots.game.melds import (
     deadwood_and_melds,
     deadwood_of,
     discard_outcomes,
+    least_deadwood_discards,
     maximal_meld_sets,
     min_deadwood,
 )
@@ -67,6 +68,26 @@ def test_deadwood_after_discards_matches_direct_computation_on_fixture_hands():
             assert dw == min_deadwood(hand & ~(1 << c))
         for c, dw, melds in discard_outcomes(hand):
             assert (dw, melds) == deadwood_and_melds(hand & ~(1 << c))
+
+
+def _least_by_scan(hand, banned):
+    """Simple's rule card by card from min_deadwood: the least deadwood after a discard outside
+    ``banned`` and the cards (ascending) that leave it."""
+    after = {c: min_deadwood(hand & ~(1 << c)) for c in cards_of(hand) if not banned >> c & 1}
+    best = min(after.values(), default=1 << 30)
+    return best, [c for c in sorted(after) if after[c] == best]
+
+
+def test_least_deadwood_discards_is_simples_rule_with_any_cards_banned():
+    rng = random.Random(5)
+    hands = [parse_cards(r["hand"]) for r in RECORDS if r["size"] == 11]
+    hands += [dense_hand for dense_hand in (mask_of(rng.sample([s * 13 + r for r in range(4, 8) for s in range(4)], 11))
+                                            for _ in range(300))]
+    for hand in hands:
+        cards = cards_of(hand)
+        for banned in (0, 1 << rng.choice(cards), mask_of(rng.sample(cards, 3)), mask_of(cards[:10])):
+            best, found = least_deadwood_discards(hand, banned)
+            assert (best, list(found)) == _least_by_scan(hand, banned), (cards_of(hand), cards_of(banned))
 
 
 # --- independent brute force -------------------------------------------------------

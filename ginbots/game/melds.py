@@ -9,7 +9,7 @@ for the quarter of hands that hold three or four cards of a rank.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -145,6 +145,70 @@ def deadwood_after_discards(hand: int) -> list[tuple[int, int]]:
         card = low.bit_length() - 1
         out.append((card, best[card]))
     return out
+
+
+#: ``_LEAST_DELTA[m]``: the least change of the runs-only deadwood of suit mask ``m`` one discard can make;
+#: ``_LEAST_RANKS[m]``: the ranks (13-bit mask) of the cards of ``m`` that make it.
+_NO_CARD = 1 << 30
+_LEAST_DELTA = [min((delta for _, delta in deltas), default=_NO_CARD) for deltas in _DISCARD_DELTAS]
+_LEAST_RANKS = [sum(1 << rank for rank, delta in deltas if delta == least)
+                for deltas, least in zip(_DISCARD_DELTAS, _LEAST_DELTA)]
+
+
+def least_deadwood_discards(hand: int, banned: int = 0) -> tuple[int, Sequence[int]]:
+    """(least deadwood after discarding one card of ``hand`` outside ``banned``, the cards that leave
+    it, ascending): Simple's discard rule in one call.
+
+    Per choice of sets the suit terms are independent, so the least deadwood is that choice's
+    total plus its least per-suit change (two table look-ups a suit), and the cards reaching it
+    are read from a table as a mask. A banned card among them is dropped; when that leaves none,
+    the card-by-card scan decides.
+    """
+    c = hand & SUIT_MASK
+    h = hand >> 13 & SUIT_MASK
+    s = hand >> 26 & SUIT_MASK
+    d = hand >> 39
+    sets = (c & h & (s | d)) | (s & d & (c | h))
+    table, least, ranks = RUN_DEADWOOD, _LEAST_DELTA, _LEAST_RANKS
+    best = _NO_CARD
+    cards = 0
+    for a, b, x, y in _set_states(c, h, s, d, sets) if sets else ((c, h, s, d),):
+        la, lb, lx, ly = least[a], least[b], least[x], least[y]
+        low = min(la, lb, lx, ly)
+        total = table[a] + table[b] + table[x] + table[y] + low
+        if total > best:
+            continue
+        if total < best:
+            best, cards = total, 0
+        if la == low:
+            cards |= ranks[a]
+        if lb == low:
+            cards |= ranks[b] << 13
+        if lx == low:
+            cards |= ranks[x] << 26
+        if ly == low:
+            cards |= ranks[y] << 39
+    cards &= ~banned
+    if cards:
+        if not cards & (cards - 1):
+            return best, (cards.bit_length() - 1,)
+        found = []
+        while cards:
+            bit = cards & -cards
+            cards ^= bit
+            found.append(bit.bit_length() - 1)
+        return best, found
+    best = _NO_CARD
+    found = []
+    for card, deadwood in deadwood_after_discards(hand):
+        if banned >> card & 1:
+            continue
+        if deadwood < best:
+            best = deadwood
+            found = [card]
+        elif deadwood == best:
+            found.append(card)
+    return best, found
 
 
 def lowering_discards(hand: int, legal: int) -> list[tuple[int, int]]:
@@ -356,10 +420,13 @@ def _optimal_set_choices(hand: int) -> list[tuple[list[int], list[int]]]:
     sets = _candidate_sets(c, h, s, d)
     if not sets:
         return [([], [c, h, s, d])]
-    target = min_deadwood(hand)
+    table = RUN_DEADWOOD
+    states = _set_states(c, h, s, d, sets)
+    totals = [table[a] + table[b] + table[x] + table[y] for a, b, x, y in states]
+    target = min(totals)
     out = []
-    for state in _set_states(c, h, s, d, sets):
-        if sum(RUN_DEADWOOD[m] for m in state) != target:
+    for state, total in zip(states, totals):
+        if total != target:
             continue
         removed = [full[i] & ~state[i] for i in range(4)]
         set_melds = []
@@ -370,6 +437,20 @@ def _optimal_set_choices(hand: int) -> list[tuple[list[int], list[int]]]:
             set_melds.append(sum(bit << _SUIT_SHIFTS[i] for i in range(4) if removed[i] & bit))
         out.append((set_melds, list(state)))
     return out
+
+
+#: Per suit, ``run_coverings`` of a suit mask with each run as a card mask, filled as hands need them.
+_SUIT_COVERINGS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
+
+
+def _suit_coverings(suit: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
+    """``run_coverings(suit_mask)`` with each run as a card mask of suit ``suit``."""
+    cache = _SUIT_COVERINGS[suit]
+    covers = cache.get(suit_mask)
+    if covers is None:
+        shift = _SUIT_SHIFTS[suit]
+        covers = cache[suit_mask] = tuple(tuple(run << shift for run in cover) for cover in run_coverings(suit_mask))
+    return covers
 
 
 def _canonical(melds: list[int]) -> tuple[int, ...]:
@@ -384,10 +465,16 @@ def best_meld_sets(hand: int) -> list[tuple[int, ...]]:
     """
     out = []
     for set_melds, suits in _optimal_set_choices(hand):
-        per_suit = [
-            [tuple(run << _SUIT_SHIFTS[i] for run in cover) for cover in run_coverings(m)]
-            for i, m in enumerate(suits)
-        ]
+        per_suit = []
+        melds = list(set_melds)
+        for i, m in enumerate(suits):
+            if m:
+                covers = _suit_coverings(i, m)
+                per_suit.append(covers)
+                melds.extend(covers[0])
+        if all(len(covers) == 1 for covers in per_suit):  # one covering a suit: one meld set (most hands)
+            out.append(_canonical(melds))
+            continue
         for parts in product(*per_suit):
             out.append(_canonical(set_melds + [run for part in parts for run in part]))
     out.sort()

@@ -12,6 +12,7 @@ from ginbots.game.melds import (
     best_meld_sets,
     deadwood_after_discards,
     discard_outcomes,
+    least_deadwood_discards,
     lowering_discards,
     min_deadwood,
 )
@@ -62,18 +63,13 @@ class SimplePlayer(HandTrackingPlayer):
     def discard(self) -> int:
         drawn = self.drawn
         drawn_bit = 1 << drawn
-        skip = drawn if drawn == self.face_up else -1
+        # Never the face-up card just taken, nor a card that repeats a {drawn, discarded} pair of this hand.
+        banned = drawn_bit if drawn == self.face_up else 0
         used = self.used_pairs
-        best = 1 << 30
-        candidates: list[int] = []
-        for card, deadwood in deadwood_after_discards(self.hand):
-            if card == skip or (drawn_bit | 1 << card) in used:
-                continue
-            if deadwood < best:
-                best = deadwood
-                candidates = [card]
-            elif deadwood == best:
-                candidates.append(card)
+        for pair in used:
+            if pair & drawn_bit:
+                banned |= pair if pair == drawn_bit else pair ^ drawn_bit
+        best, candidates = least_deadwood_discards(self.hand, banned)
         choice = candidates[0] if len(candidates) == 1 else candidates[self.rng.randrange(len(candidates))]
         used.add(drawn_bit | 1 << choice)
         self._kept = (self.hand ^ 1 << choice, best)  # the knock that follows needs this deadwood
