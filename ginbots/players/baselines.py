@@ -11,7 +11,6 @@ from ginbots.game.melds import (
     best_meld_set,
     best_meld_sets,
     deadwood_after_discards,
-    discard_outcomes,
     least_deadwood_discards,
     lowering_discards,
     min_deadwood,
