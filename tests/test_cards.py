@@ -1,3 +1,4 @@
+import random
 from itertools import combinations
 
 import pytest
@@ -6,6 +7,7 @@ from ginbots.game.cards import (
     ALL_MELDS,
     CARD_NAMES,
     CARD_POINTS,
+    MELD_PAIRS,
     MELDS_WITH_CARD,
     can_lay_off,
     card,
@@ -83,3 +85,16 @@ def test_melds_in_and_can_lay_off():
     assert not can_lay_off(parse_card("8H"), parse_cards("4H 5H 6H"))
     assert can_lay_off(parse_card("9D"), parse_cards("9C 9H 9S"))
     assert not can_lay_off(parse_card("9D"), parse_cards("9C 9H 9S 9D"))
+
+
+def test_completes_meld_is_two_of_the_cards_meld_pairs_in_hand():
+    """The bit-window reading agrees with the definition (a 3-meld of the card and a pair of the hand)."""
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(20000):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.randrange(0, 20)))
+        card = rng.randrange(52)
+        expected = any(hand & pair == pair for pair in MELD_PAIRS[card])
+        assert completes_meld(card, hand) == expected, (card, hand)
+        seen.add(expected)
+    assert seen == {True, False}

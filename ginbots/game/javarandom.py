@@ -75,16 +75,16 @@ def shuffled_deck(seed: int) -> list[int]:
     deck = list(range(52))
     state = (seed ^ _MULTIPLIER) & _MASK48
     for i in range(52, 1, -1):
-        if i & -i == i:
-            state = (state * _MULTIPLIER + _ADDEND) & _MASK48
-            j = (i * (state >> 17)) >> 31
-        else:
-            while True:
+        state = (state * _MULTIPLIER + _ADDEND) & _MASK48
+        bits = state >> 17
+        if i & (i - 1):
+            j = bits % i
+            while bits - j + i - 1 >= 0x80000000:  # nextInt's rejection of the top partial range (rare)
                 state = (state * _MULTIPLIER + _ADDEND) & _MASK48
                 bits = state >> 17
                 j = bits % i
-                if bits - j + i - 1 < 0x80000000:
-                    break
+        else:  # a power of two: nextInt(bound) takes the high bits
+            j = (i * bits) >> 31
         deck[i - 1], deck[j] = deck[j], deck[i - 1]
     return deck
 

@@ -61,6 +61,9 @@ def _set_states(c: int, h: int, s: int, d: int, sets: int) -> list[tuple[int, in
     Per rank: no set, the full set (3 or 4 cards), or, with all four suits,
     any 3-set (freeing the fourth card for a run).
     """
+    if sets and not sets & (sets - 1) and not c & h & s & d & sets:  # one rank of three: most set hands
+        keep = ~sets
+        return [(c, h, s, d), (c & keep, h & keep, s & keep, d & keep)]
     states = [(c, h, s, d)]
     while sets:
         bit = sets & -sets
@@ -416,7 +419,7 @@ def run_coverings(suit_mask: int) -> tuple[tuple[int, ...], ...]:
 
 def _optimal_set_choices(hand: int) -> list[tuple[list[int], list[int]]]:
     """Each optimal choice of sets: (set melds as masks, the four remaining suit masks)."""
-    c, h, s, d = full = _split(hand)
+    c, h, s, d = _split(hand)
     sets = _candidate_sets(c, h, s, d)
     if not sets:
         return [([], [c, h, s, d])]
@@ -428,14 +431,15 @@ def _optimal_set_choices(hand: int) -> list[tuple[list[int], list[int]]]:
     for state, total in zip(states, totals):
         if total != target:
             continue
-        removed = [full[i] & ~state[i] for i in range(4)]
+        a, b, x, y = state
+        rc, rh, rs, rd = c & ~a, h & ~b, s & ~x, d & ~y  # the cards the sets took, per suit
         set_melds = []
-        ranks = removed[0] | removed[1] | removed[2] | removed[3]
+        ranks = rc | rh | rs | rd
         while ranks:
             bit = ranks & -ranks
             ranks ^= bit
-            set_melds.append(sum(bit << _SUIT_SHIFTS[i] for i in range(4) if removed[i] & bit))
-        out.append((set_melds, list(state)))
+            set_melds.append((rc & bit) | (rh & bit) << 13 | (rs & bit) << 26 | (rd & bit) << 39)
+        out.append((set_melds, [a, b, x, y]))
     return out
 
 

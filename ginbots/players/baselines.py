@@ -6,7 +6,7 @@ follow their definitions exactly and run fast (Simple is the benchmark player).
 
 from __future__ import annotations
 
-from ginbots.game.cards import MAX_DEADWOOD, MELD_PAIRS, RANK_POINTS, cards_of
+from ginbots.game.cards import MAX_DEADWOOD, RANK_POINTS, cards_of, completes_meld
 from ginbots.game.melds import (
     best_meld_set,
     best_meld_sets,
@@ -43,11 +43,7 @@ class SimplePlayer(HandTrackingPlayer):
 
     def will_draw_face_up(self, card: int) -> bool:
         self.face_up = card
-        hand = self.hand
-        for pair in MELD_PAIRS[card]:
-            if hand & pair == pair:
-                return True
-        return False
+        return completes_meld(card, self.hand)
 
     def report_draw(self, seat: int, card: int | None) -> None:
         if seat == self.seat:
