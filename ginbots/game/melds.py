@@ -150,12 +150,18 @@ def deadwood_after_discards(hand: int) -> list[tuple[int, int]]:
     return out
 
 
-#: ``_LEAST_DELTA[m]``: the least change of the runs-only deadwood of suit mask ``m`` one discard can make;
-#: ``_LEAST_RANKS[m]``: the ranks (13-bit mask) of the cards of ``m`` that make it.
 _NO_CARD = 1 << 30
-_LEAST_DELTA = [min((delta for _, delta in deltas), default=_NO_CARD) for deltas in _DISCARD_DELTAS]
-_LEAST_RANKS = [sum(1 << rank for rank, delta in deltas if delta == least)
-                for deltas, least in zip(_DISCARD_DELTAS, _LEAST_DELTA)]
+
+
+def _suit_discard_row(mask: int) -> tuple[int, int, int]:
+    deltas = _DISCARD_DELTAS[mask]
+    least = min((delta for _, delta in deltas), default=_NO_CARD)
+    return RUN_DEADWOOD[mask], least, sum(1 << rank for rank, delta in deltas if delta == least)
+
+
+#: ``_SUIT_DISCARD[m]``: what Simple's discard reads of suit mask ``m`` in one look-up: its runs-only
+#: deadwood, the least change one discard can make to it, and the ranks (13-bit mask) that make it.
+_SUIT_DISCARD = [_suit_discard_row(m) for m in range(_SUIT_SIZE)]
 
 
 def least_deadwood_discards(hand: int, banned: int = 0) -> tuple[int, Sequence[int]]:
@@ -172,25 +178,32 @@ def least_deadwood_discards(hand: int, banned: int = 0) -> tuple[int, Sequence[i
     s = hand >> 26 & SUIT_MASK
     d = hand >> 39
     sets = (c & h & (s | d)) | (s & d & (c | h))
-    table, least, ranks = RUN_DEADWOOD, _LEAST_DELTA, _LEAST_RANKS
+    info = _SUIT_DISCARD
     best = _NO_CARD
     cards = 0
     for a, b, x, y in _set_states(c, h, s, d, sets) if sets else ((c, h, s, d),):
-        la, lb, lx, ly = least[a], least[b], least[x], least[y]
-        low = min(la, lb, lx, ly)
-        total = table[a] + table[b] + table[x] + table[y] + low
+        da, la, ra = info[a]
+        db, lb, rb = info[b]
+        dx, lx, rx = info[x]
+        dy, ly, ry = info[y]
+        low = la if la < lb else lb  # comparisons, not min(): this runs on every Simple discard
+        if lx < low:
+            low = lx
+        if ly < low:
+            low = ly
+        total = da + db + dx + dy + low
         if total > best:
             continue
         if total < best:
             best, cards = total, 0
         if la == low:
-            cards |= ranks[a]
+            cards |= ra
         if lb == low:
-            cards |= ranks[b] << 13
+            cards |= rb << 13
         if lx == low:
-            cards |= ranks[x] << 26
+            cards |= rx << 26
         if ly == low:
-            cards |= ranks[y] << 39
+            cards |= ry << 39
     cards &= ~banned
     if cards:
         if not cards & (cards - 1):
@@ -457,8 +470,13 @@ def _suit_coverings(suit: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
     return covers
 
 
+def _lowest_card_bit(meld: int) -> int:
+    return meld & -meld
+
+
 def _canonical(melds: list[int]) -> tuple[int, ...]:
-    return tuple(sorted(melds, key=lambda m: ((m & -m).bit_length(), m.bit_count(), m)))
+    """A meld set's melds ordered by lowest card (they are disjoint, so no two share one)."""
+    return tuple(sorted(melds, key=_lowest_card_bit))
 
 
 def best_meld_sets(hand: int) -> list[tuple[int, ...]]:
@@ -468,15 +486,21 @@ def best_meld_sets(hand: int) -> list[tuple[int, ...]]:
     meld sets. A hand with no meld has exactly one optimal meld set, ``()``.
     """
     out = []
+    caches = _SUIT_COVERINGS
     for set_melds, suits in _optimal_set_choices(hand):
         per_suit = []
-        melds = list(set_melds)
-        for i, m in enumerate(suits):
+        melds = set_melds[:]
+        single = True
+        for i in range(4):
+            m = suits[i]
             if m:
-                covers = _suit_coverings(i, m)
+                covers = caches[i].get(m) or _suit_coverings(i, m)
                 per_suit.append(covers)
-                melds.extend(covers[0])
-        if all(len(covers) == 1 for covers in per_suit):  # one covering a suit: one meld set (most hands)
+                if len(covers) == 1:
+                    melds.extend(covers[0])
+                else:
+                    single = False
+        if single:  # one covering a suit: one meld set (most hands)
             out.append(_canonical(melds))
             continue
         for parts in product(*per_suit):

@@ -39,6 +39,7 @@ KNOCK_BEST = 55    # knock phase: knock declaring an optimal (least-deadwood) me
 DECLARE_BEST = 56  # declare phase: declare an optimal meld set
 NUM_ACTIONS = 57
 ACTION_NAMES = tuple(CARD_NAMES) + ("take", "stock", "continue", "knock", "declare")
+_CARD_BITS = tuple(1 << c for c in range(NUM_CARDS))
 
 
 class IllegalAction(ValueError):
@@ -175,11 +176,9 @@ class GinState:
         else:
             deck = deal_order(shuffle_seed)
             self.shuffle_seed = shuffle_seed
-        hands = [0, 0]
-        for i in range(20):
-            hands[i & 1] |= 1 << deck[i]
+        bits = _CARD_BITS.__getitem__  # the cards are distinct: a sum of their bits is their union
         self.deck = deck
-        self.hands = hands
+        self.hands = [sum(map(bits, deck[0:20:2])), sum(map(bits, deck[1:20:2]))]
         self.first_up = deck[20]
         self.pile = [deck[20]]
         self.top = 21
@@ -300,7 +299,7 @@ class GinState:
                 take = as_bool(take)
             except BadAnswer as exc:
                 raise IllegalAction("bad-answer-type", str(exc)) from None
-        if not take and self.is_first_upcard_offer():
+        if not take and self.turns < 2 and self.is_first_upcard_offer():
             self.turns += 1
             self.current ^= 1
             self._start_turn()
@@ -409,7 +408,7 @@ class GinState:
             self._cancel(f"stock down to {52 - self.STOCK_END} cards")
         elif self.turns >= self.max_turns:
             self._cancel(f"turn cap: {self.max_turns} turns (max_turns_per_hand)")
-        elif self.FIRST_UPCARD_PROTOCOL and self.turns == 2 and self.pile[-1] == self.first_up:
+        elif self.turns == 2 and self.FIRST_UPCARD_PROTOCOL and self.pile[-1] == self.first_up:
             self._draw(False)  # both passed the first upcard: the starter draws from the stock
         else:
             self.phase = OFFER

@@ -40,6 +40,7 @@ class SimplePlayer(HandTrackingPlayer):
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.used_pairs: set[int] = set()
+        self._kept = (-1, 0)  # (hand after our last discard, its deadwood): what knock() reuses
 
     def will_draw_face_up(self, card: int) -> bool:
         self.face_up = card
@@ -71,8 +72,8 @@ class SimplePlayer(HandTrackingPlayer):
         return choice
 
     def knock(self) -> Melds | None:
-        kept = getattr(self, "_kept", None)
-        deadwood = kept[1] if kept is not None and kept[0] == self.hand else min_deadwood(self.hand)
+        kept = self._kept
+        deadwood = kept[1] if kept[0] == self.hand else min_deadwood(self.hand)
         if deadwood > self.params.get("knock_at", MAX_DEADWOOD):
             return None
         return self._random_best_melds()
