@@ -56,6 +56,7 @@ def main() -> None:
     checkout, out = Path(sys.argv[1]), Path(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
+    load_before = os.getloadavg()[0]  # the other core's load moves the JVM's figure more than ours
     core = os.sched_getaffinity(0)
     pin = min(core)
     os.sched_setaffinity(0, {pin})
@@ -90,6 +91,8 @@ def main() -> None:
         java.wait(timeout=30)
     summary = {"command": " ".join(["python", "experiments/engine-speed/java_vs_python.py", *sys.argv[1:]]),
                "date": date.today().isoformat(), "timer": "CPU time of each side, both pinned to one core",
+               "load_average_before": load_before, "load_average_after": os.getloadavg()[0],
+               "cores": os.cpu_count(),
                "rounds": rows, "java_hands_per_s_median": statistics.median(r["java_hands_per_s"] for r in rows),
                "ginbots_hands_per_s_median": statistics.median(r["ginbots_hands_per_s"] for r in rows),
                "ratio_median": statistics.median(r["ratio"] for r in rows)}
