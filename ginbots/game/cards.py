@@ -178,22 +178,26 @@ def is_set(mask: int) -> bool:
     return mask in MELD_SET and not is_run(mask)
 
 
-#: Per card: the other three cards of its rank, its suit's shift, its rank's bit, and the starting ranks of
-#: the three-rank windows that hold it (the runs ``completes_meld`` looks for).
-_RANK_MATES = tuple(sum(1 << (s * NUM_RANKS + c % NUM_RANKS) for s in range(NUM_SUITS)) & ~(1 << c)
-                    for c in range(NUM_CARDS))
-_SUIT_SHIFT = tuple(c // NUM_RANKS * NUM_RANKS for c in range(NUM_CARDS))
-_RUN_STARTS = tuple(sum(1 << start for start in range(max(c % NUM_RANKS - 2, 0), min(c % NUM_RANKS, NUM_RANKS - 3) + 1))
-                    for c in range(NUM_CARDS))
+def _completion_row(c: int) -> tuple[int, int, int, int]:
+    rank, shift = c % NUM_RANKS, c // NUM_RANKS * NUM_RANKS
+    mates = sum(1 << (s * NUM_RANKS + rank) for s in range(NUM_SUITS)) & ~(1 << c)
+    starts = sum(1 << start for start in range(max(rank - 2, 0), min(rank, NUM_RANKS - 3) + 1))
+    return mates, shift, 1 << rank, starts
+
+
+#: Per card: the other three cards of its rank, its suit's shift, its rank's bit, and the starting ranks
+#: of the three-rank windows that hold it (the runs ``completes_meld`` looks for).
+_COMPLETION = tuple(_completion_row(c) for c in range(NUM_CARDS))
 
 
 def completes_meld(card: int, hand: int) -> bool:
     """Whether ``card`` belongs to some meld of ``hand`` plus ``card`` (a 3-meld with two of ``MELD_PAIRS[card]``):
     two more of its rank, or a three-rank window of its suit around it, read with bit operations."""
-    if (hand & _RANK_MATES[card]).bit_count() >= 2:
+    mates, shift, rank_bit, starts = _COMPLETION[card]
+    if (hand & mates).bit_count() >= 2:
         return True
-    ranks = (hand >> _SUIT_SHIFT[card] & SUIT_MASK) | 1 << card % NUM_RANKS
-    return bool(ranks & ranks >> 1 & ranks >> 2 & _RUN_STARTS[card])
+    ranks = (hand >> shift & SUIT_MASK) | rank_bit
+    return bool(ranks & ranks >> 1 & ranks >> 2 & starts)
 
 
 def melds_in(hand: int) -> list[int]:

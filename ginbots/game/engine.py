@@ -33,7 +33,6 @@ from .state import (
     DECLARE,
     DISCARD,
     GAME_OVER,
-    KNOCK,
     OFFER,
     GinState,
     HandResult,
@@ -257,21 +256,25 @@ class _Driver:
                     call(seat, "report_discard", report, cur, card)
                 if events is not None:
                     events.append({"e": "discard", "p": cur, "card": CARD_NAMES[card]})
-            elif phase == KNOCK:
+                # A discard always leads to the knock question: asked here, not on another pass of the loop.
                 answer = call(cur, "knock", knock_fns[cur])
                 if answer is None:
                     state.apply_knock(None)
-                    continue
-                try:
-                    state.apply_knock(answer)
-                except IllegalAction as exc:
-                    state.hand.turns, state.hand.draws = state.turns + 1, state.draws
-                    raise self.rejected(cur, "knock", exc) from None
-                self.announce_melds(cur, state.knocker_melds, events)
+                else:
+                    self.knock(state, cur, answer, events)
             elif phase == DECLARE:
                 self.declare(state, cur, events)
             else:
                 return
+
+    def knock(self, state: GinState, cur: int, answer: Any, events: list[dict[str, Any]] | None) -> None:
+        """The seat knocks with the melds it answered; an illegal knock is its forfeit."""
+        try:
+            state.apply_knock(answer)
+        except IllegalAction as exc:
+            state.hand.turns, state.hand.draws = state.turns + 1, state.draws
+            raise self.rejected(cur, "knock", exc) from None
+        self.announce_melds(cur, state.knocker_melds, events)
 
     def apply(self, apply_fn: Any, answer: Any, seat: int, action: str) -> None:
         """Apply ``answer`` to the state; an illegal one is the seat's forfeit."""
