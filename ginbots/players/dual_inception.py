@@ -39,8 +39,8 @@ MODELS = ("dual-inception", "mlp", "mlp-i")
 DATASETS = ("random-256", "random-16", "simple")
 #: Weights also shipped for data drawn another way (``ginbots offense generate --resample deck``) and
 #: for the Simple dataset at full size (``simple`` keeps the first round's stronger network), and
-#: for Random-256 with each deal's worst sample kept for a tenth of the deals (issue 40's bisection).
-VARIANT_DATASETS = ("random-256-deck", "simple-full", "random-256-worst")
+#: for Random-N data with each deal's worst sample kept for a tenth of the deals (issue 40's bisection).
+VARIANT_DATASETS = ("random-256-deck", "simple-full", "random-256-worst", "random-16-worst")
 #: The Dual Inception network's default data: 1.01M Random-256 deals with each deal's worst sample kept for a
 #: tenth of them, 5 epochs (55.6% against Simple over 10,000 games, the document's 55.4%; the Simple-data
 #: network, the default until 2026-11-24, 52.0%: ``dataset=simple``).
