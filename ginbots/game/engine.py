@@ -171,13 +171,13 @@ class _Driver:
     def rejected(self, seat: int, action: str, exc: IllegalAction) -> _GameOver:
         return _GameOver(Forfeit(seat, self.labels[seat], action, exc.rule, exc.detail))
 
-    def call(self, seat: int, action: str, fn: Any, *args: Any, clock: Any = perf_counter) -> Any:
+    def call(self, seat: int, action: str, fn: Any, *args: Any) -> Any:
         """Run one callback of ``seat``, charge its time, turn any failure into a forfeit; a decision's
         time also joins the seat's decision times. The engine's hottest function: a Simple hand makes
         about 90 calls, so it stays one frame with no work a callback does not need."""
         monitor = self.monitor
         self.acting = seat
-        self.t0 = t0 = clock()
+        self.t0 = t0 = perf_counter()
         if monitor is not None:
             monitor[2] = ACTION_INDEX[action]
             monitor[1] = t0
@@ -191,7 +191,7 @@ class _Driver:
             if isinstance(exc, KeyboardInterrupt) and self.user_interrupt:
                 raise  # ...except the user's own Ctrl-C, which stops the run
             raise self.fault(seat, action, exc) from None
-        last = clock() - t0
+        last = perf_counter() - t0
         self.acting = -1
         if monitor is not None:
             monitor[0] = -1

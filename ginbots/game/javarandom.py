@@ -65,10 +65,6 @@ class JavaRandom:
         return ((self.next(26) << 27) + self.next(27)) * (1.0 / (1 << 53))
 
 
-#: The bounds of the shuffle's nextInt calls, in order.
-_SHUFFLE_BOUNDS = tuple(range(52, 1, -1))
-
-
 def shuffled_deck(seed: int) -> list[int]:
     """The deck ``Card.getShuffle(seed)`` builds, as a stack: the engine pops from the end.
 
@@ -78,7 +74,7 @@ def shuffled_deck(seed: int) -> list[int]:
     """
     deck = list(range(52))
     state = (seed ^ _MULTIPLIER) & _MASK48
-    for i in _SHUFFLE_BOUNDS:
+    for i in range(52, 1, -1):
         state = (state * _MULTIPLIER + _ADDEND) & _MASK48
         bits = state >> 17
         if i & (i - 1):

@@ -173,11 +173,8 @@ def least_deadwood_discards(hand: int, banned: int = 0) -> tuple[int, Sequence[i
     are read from a table as a mask. A banned card among them is dropped; when that leaves none,
     the card-by-card scan decides.
     """
-    c = hand & SUIT_MASK
-    h = hand >> 13 & SUIT_MASK
-    s = hand >> 26 & SUIT_MASK
-    d = hand >> 39
-    sets = (c & h & (s | d)) | (s & d & (c | h))
+    c, h, s, d = _split(hand)
+    sets = _candidate_sets(c, h, s, d)
     info = _SUIT_DISCARD
     best = _NO_CARD
     cards = 0
@@ -460,13 +457,11 @@ def _optimal_set_choices(hand: int) -> list[tuple[list[int], list[int]]]:
 _SUIT_COVERINGS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
 
 
-def _suit_coverings(suit: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
-    """``run_coverings(suit_mask)`` with each run as a card mask of suit ``suit``."""
-    cache = _SUIT_COVERINGS[suit]
-    covers = cache.get(suit_mask)
-    if covers is None:
-        shift = _SUIT_SHIFTS[suit]
-        covers = cache[suit_mask] = tuple(tuple(run << shift for run in cover) for cover in run_coverings(suit_mask))
+def _cache_suit_coverings(suit: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
+    """``run_coverings(suit_mask)`` with each run as a card mask of suit ``suit``, stored in the cache."""
+    shift = _SUIT_SHIFTS[suit]
+    covers = tuple(tuple(run << shift for run in cover) for cover in run_coverings(suit_mask))
+    _SUIT_COVERINGS[suit][suit_mask] = covers
     return covers
 
 
@@ -494,7 +489,7 @@ def best_meld_sets(hand: int) -> list[tuple[int, ...]]:
         for i in range(4):
             m = suits[i]
             if m:
-                covers = caches[i].get(m) or _suit_coverings(i, m)
+                covers = caches[i].get(m) or _cache_suit_coverings(i, m)
                 per_suit.append(covers)
                 if len(covers) == 1:
                     melds.extend(covers[0])
