@@ -6,7 +6,7 @@ from conftest import DATA, fixture_records
 from ginbots.arena.trace import ScriptedPlayer, read_traces, replay
 from ginbots.game.cards import CARD_NAMES, parse_card
 from ginbots.game.engine import GameConfig, play_game
-from ginbots.game.javarandom import JavaRandom, deal_order
+from ginbots.game.javarandom import DealOrder, JavaRandom, deal_order
 
 SUMMARIES = fixture_records("games_simple_vs_simple.jsonl")
 
@@ -16,6 +16,17 @@ def test_all_50_shuffles_deal_exactly_the_java_deck():
     assert len(records) == 50
     for r in records:
         assert [CARD_NAMES[c] for c in deal_order(r["seed"])] == r["pop_order"], r["seed"]
+
+
+def test_a_deal_shuffled_as_drawn_gives_the_java_deck_card_for_card():
+    """The engine shuffles only as far as cards are drawn; in any steps, the cards are the Java deck's."""
+    for r in fixture_records("shuffles.jsonl"):
+        order = DealOrder(r["seed"], 21)
+        assert len(order.cards) == 21
+        steps = iter([1, 6, 2, 9, 30])
+        while len(order.cards) < 52:
+            order.deal(len(order.cards) + next(steps))
+        assert [CARD_NAMES[c] for c in order.cards] == r["pop_order"], r["seed"]
 
 
 def test_engine_random_stream_gives_the_recorded_starters_and_shuffle_seeds():

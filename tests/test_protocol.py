@@ -273,6 +273,30 @@ def test_overrun_is_caught_after_the_fact_when_no_alarm_is_possible():
     assert out["res"].forfeit.rule == "time-budget" and "budget 0.05 s" in out["res"].forfeit.detail
 
 
+class SlowReports(Passive):
+    """Thinks in its reports: each draw or discard it is told of costs it 20 ms."""
+
+    def report_draw(self, seat, card):
+        time.sleep(0.02)
+        super().report_draw(seat, card)
+
+    def report_discard(self, seat, card):
+        time.sleep(0.02)
+        super().report_discard(seat, card)
+
+
+def test_time_spent_in_reports_is_charged_to_the_seat_that_spends_it():
+    res = play(Passive(seed=0), SlowReports(seed=1), config=GameConfig(time_budget=None, max_hands_per_game=1))
+    assert res.think_time[1] > 0.1 and res.think_time[0] < 0.05
+    out = {}
+    thread = threading.Thread(target=lambda: out.setdefault("res", play(
+        Passive(seed=0), SlowReports(seed=1), config=GameConfig(time_budget=0.05, max_hands_per_game=1))))
+    thread.start()  # no alarm in a thread: the overrun is caught when the report returns
+    thread.join()
+    forfeit = out["res"].forfeit
+    assert forfeit.rule == "time-budget" and forfeit.seat == 1 and forfeit.action in ("report_draw", "report_discard")
+
+
 def test_budget_off_never_forfeits_for_time():
     res = play(Passive(seed=0), Hooked(discard=lambda p: (time.sleep(0.01), p.drawn)[1]),
                config=GameConfig(time_budget=None, max_hands_per_game=1))

@@ -32,7 +32,7 @@ def check_invariants(state: GinState) -> None:
     if state.phase >= HAND_OVER and not state.hands_played:
         return
     stock = 0
-    for c in state.deck[state.top:]:
+    for c in state.stock():
         stock |= 1 << c
     pile = 0
     for c in state.pile:

@@ -185,12 +185,7 @@ class _Driver:
         try:
             answer = fn(*args)
         except BaseException as exc:  # noqa: BLE001 - whatever a bot raises is its forfeit...
-            self.acting = -1
-            if monitor is not None:
-                monitor[0] = -1
-            if isinstance(exc, KeyboardInterrupt) and self.user_interrupt:
-                raise  # ...except the user's own Ctrl-C, which stops the run
-            raise self.fault(seat, action, exc) from None
+            raise self.failed(seat, action, exc) from None
         last = perf_counter() - t0
         self.acting = -1
         if monitor is not None:
@@ -198,11 +193,51 @@ class _Driver:
         used = self.used
         used[seat] = spent = used[seat] + last
         if spent > self.budget:
-            raise _GameOver(Forfeit(seat, self.labels[seat], action, "time-budget",
-                                    f"used {spent:.3f} s of thinking time, budget {self.budget:g} s"))
+            raise self.over_budget(seat, action, spent)
         if action in _DECISIONS:
             self.times[seat].append(last)
         return answer
+
+    def failed(self, seat: int, action: str, exc: BaseException) -> _GameOver:
+        """The forfeit of a callback that raised ``exc`` (the user's own Ctrl-C is raised again)."""
+        self.acting = -1
+        if self.monitor is not None:
+            self.monitor[0] = -1
+        if isinstance(exc, KeyboardInterrupt) and self.user_interrupt:
+            raise exc  # the user's Ctrl-C stops the run; it is no bot's forfeit
+        return self.fault(seat, action, exc)
+
+    def over_budget(self, seat: int, action: str, spent: float) -> _GameOver:
+        return _GameOver(Forfeit(seat, self.labels[seat], action, "time-budget",
+                                 f"used {spent:.3f} s of thinking time, budget {self.budget:g} s"))
+
+    def tell_card(self, action: str, listeners: tuple, player: int, card: int, hidden: int) -> None:
+        """Report ``player``'s draw or discard of ``card`` to each listening seat (``hidden``, if a seat,
+        is told None). Like ``call`` per seat, in one frame: the two reports share a clock read, as
+        they are most of a hand's callbacks."""
+        monitor = self.monitor
+        used = self.used
+        t0 = perf_counter()
+        for seat, report in listeners:
+            self.acting = seat
+            self.t0 = t0
+            if monitor is not None:
+                monitor[2] = ACTION_INDEX[action]
+                monitor[1] = t0
+                monitor[0] = seat
+            try:
+                report(player, None if seat == hidden else card)
+            except BaseException as exc:  # noqa: BLE001 - as in call
+                raise self.failed(seat, action, exc) from None
+            t1 = perf_counter()
+            used[seat] = spent = used[seat] + (t1 - t0)
+            if spent > self.budget:
+                self.acting = -1
+                raise self.over_budget(seat, action, spent)
+            t0 = t1
+        self.acting = -1
+        if monitor is not None:
+            monitor[0] = -1
 
     def tell_both(self, action: str, *args: Any) -> None:
         """Report the same event to seat 0, then seat 1 (the Java engine's order)."""
@@ -224,14 +259,14 @@ class _Driver:
         draw_listeners = self.listeners["report_draw"]
         discard_listeners = self.listeners["report_discard"]
         call = self.call
+        tell_card = self.tell_card
         pile = state.pile
         reported = 0
         while True:
             if state.draws != reported:  # a draw happened: from an offer, or forced after two passes
                 reported = state.draws
                 cur, drawn = state.current, state.last_drawn
-                for seat, report in draw_listeners:
-                    call(seat, "report_draw", report, cur, drawn if (cur == seat or state.taken) else None)
+                tell_card("report_draw", draw_listeners, cur, drawn, -1 if state.taken else cur ^ 1)
                 if events is not None:
                     events.append({"e": "draw", "p": cur, "card": CARD_NAMES[drawn]})
             phase = state.phase
@@ -252,8 +287,7 @@ class _Driver:
                 except IllegalAction as exc:
                     raise self.rejected(cur, "discard", exc) from None
                 card = pile[-1]
-                for seat, report in discard_listeners:
-                    call(seat, "report_discard", report, cur, card)
+                tell_card("report_discard", discard_listeners, cur, card, -1)
                 if events is not None:
                     events.append({"e": "discard", "p": cur, "card": CARD_NAMES[card]})
                 # A discard always leads to the knock question: asked here, not on another pass of the loop.

@@ -65,30 +65,53 @@ class JavaRandom:
         return ((self.next(26) << 27) + self.next(27)) * (1.0 / (1 << 53))
 
 
-def shuffled_deck(seed: int) -> list[int]:
-    """The deck ``Card.getShuffle(seed)`` builds, as a stack: the engine pops from the end.
+class DealOrder:
+    """The deck ``Card.getShuffle(seed)`` builds, in the order the engine takes its cards (20 dealt,
+    the upcard, then the stock top down), shuffled only as far as cards are taken.
 
-    ``Collections.shuffle(list, new Random(seed))`` on ids 0..51: for i from 52
-    down to 2, swap element i-1 with element nextInt(i). Inlined because the
-    engine shuffles once per hand and this is its costliest step.
+    ``Collections.shuffle(list, new Random(seed))`` on ids 0..51 swaps element i-1 with element
+    nextInt(i) for i from 52 down to 2, and the engine pops from the end: step i fixes the
+    (52-i)-th card taken. A hand rarely reaches the stock's last cards, so the steps for cards
+    nobody takes are never run; ``cards`` grows as ``deal`` asks for more, always the same cards.
     """
-    deck = list(range(52))
-    state = (seed ^ _MULTIPLIER) & _MASK48
-    for i in range(52, 1, -1):
-        state = (state * _MULTIPLIER + _ADDEND) & _MASK48
-        bits = state >> 17
-        if i & (i - 1):
-            j = bits % i
-            while bits - j + i - 1 >= 0x80000000:  # nextInt's rejection of the top partial range (rare)
-                state = (state * _MULTIPLIER + _ADDEND) & _MASK48
-                bits = state >> 17
+
+    __slots__ = ("cards", "_work", "_state", "_next")
+
+    def __init__(self, seed: int, count: int = 52) -> None:
+        self.cards: list[int] = []
+        self._work = list(range(52))
+        self._state = (seed ^ _MULTIPLIER) & _MASK48
+        self._next = 52  # the next shuffle step
+        self.deal(count)
+
+    def deal(self, count: int) -> list[int]:
+        """Shuffle on until at least the first ``count`` cards are known; returns ``cards``."""
+        first, last = self._next, max(53 - count, 2)
+        if first < last:
+            return self.cards
+        deck, state = self._work, self._state
+        for i in range(first, last - 1, -1):  # inlined nextInt(i): the engine's costliest step per hand
+            state = (state * _MULTIPLIER + _ADDEND) & _MASK48
+            bits = state >> 17
+            if i & (i - 1):
                 j = bits % i
-        else:  # a power of two: nextInt(bound) takes the high bits
-            j = (i * bits) >> 31
-        deck[i - 1], deck[j] = deck[j], deck[i - 1]
-    return deck
+                while bits - j + i - 1 >= 0x80000000:  # nextInt's rejection of the top partial range (rare)
+                    state = (state * _MULTIPLIER + _ADDEND) & _MASK48
+                    bits = state >> 17
+                    j = bits % i
+            else:  # a power of two: nextInt(bound) takes the high bits
+                j = (i * bits) >> 31
+            deck[i - 1], deck[j] = deck[j], deck[i - 1]
+        self._state, self._next = state, last - 1
+        self.cards += deck[first - 1:last - 2 if last > 2 else None:-1]  # positions first-1 down to last-1 (0 at the end)
+        return self.cards
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    """The deck ``Card.getShuffle(seed)`` builds, as a stack: the engine pops from the end."""
+    return DealOrder(seed).cards[::-1]
 
 
 def deal_order(seed: int) -> list[int]:
     """Cards in the order the engine takes them: 20 dealt, the upcard, then the stock top down."""
-    return shuffled_deck(seed)[::-1]
+    return DealOrder(seed).cards

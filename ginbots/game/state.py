@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from .cards import CARD_NAMES, GOAL_SCORE, MAX_DEADWOOD, NUM_CARDS, cards_of, points_of, union
-from .javarandom import JavaRandom, deal_order
+from .javarandom import DealOrder, JavaRandom
 from .melds import best_meld_set, melded_and_rest, min_deadwood
 from .rules import (
     BadAnswer,
@@ -111,11 +111,14 @@ class GinState:
     #: is offered by the challenge's protocol (declining it passes the turn on the first two turns).
     STOCK_END = 50
     FIRST_UPCARD_PROTOCOL = True
+    #: Cards a shuffle fixes at the deal: the 21 dealt and the stock's first 11 (half of Simple's
+    #: hands end within them); more are shuffled six at a time as drawn. Speed only: same cards.
+    _FIRST_DEALT = 32
 
     __slots__ = ("rng", "decks", "goal_score", "max_turns", "max_hands", "single_hand", "scores", "starter",
                  "hands_played", "phase", "current", "hands", "deck", "pile", "top", "first_up", "turns",
                  "draws", "taken", "taken_face_up", "knocker_melds", "declared_melds", "layoffs", "note",
-                 "shuffle_seed", "last_drawn")
+                 "shuffle_seed", "last_drawn", "dealer")
 
     def __init__(self, seed: int, *, decks: Sequence[Sequence[int]] | None = None, first_starter: int | None = None,
                  goal_score: int = GOAL_SCORE, max_turns_per_hand: int = 1000, max_hands_per_game: int = 1000,
@@ -133,7 +136,8 @@ class GinState:
         self.phase = HAND_OVER
         self.current = self.starter
         self.hands = [0, 0]
-        self.deck: list[int] = []
+        self.deck: list[int] = []  # cards in the order they are taken (a shuffled deck: so far as dealt)
+        self.dealer: DealOrder | None = None
         self.pile: list[int] = []
         self.top = 0
         self.first_up = -1
@@ -173,8 +177,11 @@ class GinState:
             if sorted(deck) != list(range(NUM_CARDS)):
                 raise ValueError(f"deck for hand {index + 1} is not a permutation of 0-51")
             self.shuffle_seed = None
+            self.dealer = None
         else:
-            deck = deal_order(shuffle_seed)
+            # The deal and the first stock cards; the rest is shuffled only if a hand gets that far.
+            self.dealer = DealOrder(shuffle_seed, self._FIRST_DEALT)
+            deck = self.dealer.cards
             self.shuffle_seed = shuffle_seed
         bits = _CARD_BITS.__getitem__  # the cards are distinct: a sum of their bits is their union
         self.deck = deck
@@ -247,6 +254,12 @@ class GinState:
             turns=self.turns, knocker_melds=self.knocker_melds if self.phase == DECLARE else None,
             first_upcard_offer=self.is_first_upcard_offer())
 
+    def stock(self) -> list[int]:
+        """The stock's cards, top first (the engine's knowledge, never a seat's)."""
+        if self.dealer is not None:
+            self.dealer.deal(NUM_CARDS)
+        return self.deck[self.top:]
+
     def clone(self) -> "GinState":
         """An independent copy (the random stream included), for search."""
         other = GinState.__new__(GinState)
@@ -311,8 +324,12 @@ class GinState:
             drawn = self.pile.pop()
             self.taken_face_up[self.current] |= 1 << drawn
         else:
-            drawn = self.deck[self.top]
-            self.top += 1
+            top = self.top
+            try:
+                drawn = self.deck[top]
+            except IndexError:  # past the cards shuffled so far
+                drawn = self.dealer.deal(top + 6)[top]
+            self.top = top + 1
         self.taken = take
         self.last_drawn = drawn
         self.draws += 1
