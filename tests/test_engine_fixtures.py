@@ -6,7 +6,7 @@ from conftest import DATA, fixture_records
 from ginbots.arena.trace import ScriptedPlayer, read_traces, replay
 from ginbots.game.cards import CARD_NAMES, parse_card
 from ginbots.game.engine import GameConfig, play_game
-from ginbots.game.javarandom import DealOrder, JavaRandom, deal_order
+from ginbots.game.javarandom import _STEPS, DealOrder, JavaRandom, deal_order
 
 SUMMARIES = fixture_records("games_simple_vs_simple.jsonl")
 
@@ -27,6 +27,18 @@ def test_a_deal_shuffled_as_drawn_gives_the_java_deck_card_for_card():
         while len(order.cards) < 52:
             order.deal(len(order.cards) + next(steps))
         assert [CARD_NAMES[c] for c in order.cards] == r["pop_order"], r["seed"]
+
+
+def test_the_shuffles_rejection_limits_are_javas_overflow_rule():
+    """nextInt(i) draws again when ``bits - bits % i + (i - 1)`` overflows an int; the shuffle reads it as
+    ``bits >= limit``: the first draw rejected is the limit, the one below it is kept."""
+    def rejected(bits, i):
+        return bits - bits % i + (i - 1) >= 1 << 31
+
+    for i, limit, power_of_two in _STEPS:
+        if not power_of_two:
+            assert rejected(limit, i) and not rejected(limit - 1, i), i
+            assert all(rejected(b, i) for b in range(limit, 1 << 31, max(1, ((1 << 31) - limit) // 7)))
 
 
 def test_engine_random_stream_gives_the_recorded_starters_and_shuffle_seeds():

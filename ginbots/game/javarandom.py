@@ -65,6 +65,11 @@ class JavaRandom:
         return ((self.next(26) << 27) + self.next(27)) * (1.0 / (1 << 53))
 
 
+#: Per step i of the shuffle (52 down to 2): i, the least 31-bit draw nextInt(i) rejects (Java's
+#: ``bits - bits % i + i - 1`` overflowing, i.e. ``bits >= 2**31 - 2**31 % i``), and whether i is a power of two.
+_STEPS = tuple((i, (1 << 31) - (1 << 31) % i, not i & (i - 1)) for i in range(52, 1, -1))
+
+
 class DealOrder:
     """The deck ``Card.getShuffle(seed)`` builds, in the order the engine takes its cards (20 dealt,
     the upcard, then the stock top down), shuffled only as far as cards are taken.
@@ -90,17 +95,16 @@ class DealOrder:
         if first < last:
             return self.cards
         deck, state = self._work, self._state
-        for i in range(first, last - 1, -1):  # inlined nextInt(i): the engine's costliest step per hand
+        for i, limit, power_of_two in _STEPS[52 - first:53 - last]:  # inlined nextInt(i): the costliest step a hand
             state = (state * _MULTIPLIER + _ADDEND) & _MASK48
             bits = state >> 17
-            if i & (i - 1):
-                j = bits % i
-                while bits - j + i - 1 >= 0x80000000:  # nextInt's rejection of the top partial range (rare)
+            if power_of_two:  # nextInt(bound) takes the high bits
+                j = (i * bits) >> 31
+            else:
+                while bits >= limit:  # nextInt's rejection of the top partial range (rare)
                     state = (state * _MULTIPLIER + _ADDEND) & _MASK48
                     bits = state >> 17
-                    j = bits % i
-            else:  # a power of two: nextInt(bound) takes the high bits
-                j = (i * bits) >> 31
+                j = bits % i
             deck[i - 1], deck[j] = deck[j], deck[i - 1]
         self._state, self._next = state, last - 1
         self.cards += deck[first - 1:last - 2 if last > 2 else None:-1]  # positions first-1 down to last-1 (0 at the end)
