@@ -28,7 +28,20 @@ def test_every_target_is_marked_met_or_missed_and_the_champion_has_a_line() -> N
                            "decisions": {"planner": bench_decisions("planner", hands=2, seed=1)},
                            "champion": champ})
     assert "target >= 700,000: met" in text and "target >= 2,500: MISSED" in text
+    assert "against the Java engine:" in text and "target >= 1.5x: MISSED" in text
     assert "planner decision time" in text and ("target p50 <= 5 ms: met" in text or "MISSED" in text)
     assert "champion vs Simple, CPU per game (python)" in text
     if "compiled" in champ:
         assert "same games: yes" in text and "target >= 10x:" in text
+
+
+def test_the_java_figure_the_bench_compares_with_is_the_last_measured_one() -> None:
+    import json
+    from pathlib import Path
+
+    from ginbots.arena.bench import JAVA_MEASURED_ON, JAVA_SIMPLE_HANDS_PER_S
+
+    record = json.loads((Path(__file__).parents[1] / "experiments/engine-speed/results/java_vs_python_pooled.json")
+                        .read_text())
+    assert round(record["java_hands_per_s_median"]) == JAVA_SIMPLE_HANDS_PER_S
+    assert record["dates"][-1] == JAVA_MEASURED_ON

@@ -115,3 +115,62 @@ def test_the_path_is_named_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         playouts.resolve_code("compiled")
     with pytest.raises(ValueError, match="playout code must be one of"):
         playouts.resolve_code("gpu")
+
+
+def test_filter_kernels_equal_their_numpy_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opponent filter's discard likelihood, card picks and card counts, compiled and in numpy, on
+    20,000 hands (sets common, the thrown card held or not, a banned card or none)."""
+    from ginbots.search import filter_kernels, opponent_model
+
+    rng = random.Random(14)
+    hands = np.array([_hand(rng, rng.choice((10, 11, 11, 11, 12))) for _ in range(20000)], dtype=np.uint64)
+    monkeypatch.setattr(opponent_model, "_KERNELS", None)
+    for start in range(0, len(hands), 500):
+        chunk = hands[start:start + 500]
+        held = [c for c in range(52) if int(chunk[0]) >> c & 1]
+        card = rng.choice(held + [rng.randrange(52)])
+        banned = rng.choice(held + [-1, -1])
+        twin_policy, twin_after = opponent_model.OpponentFilter._discard_likelihood(chunk, card, banned)
+        policy, after = filter_kernels.discard_likelihood(chunk, card, banned)
+        assert (after == twin_after).all() and (policy == twin_policy).all(), (card, banned)
+        assert (policy > 0).any() and (policy < 1).any()  # ties and misses both occur
+    masks = np.concatenate([hands, np.zeros(50, dtype=np.uint64), np.array([1 << 51, 0xF], dtype=np.uint64)])
+    twin = opponent_model._pick_bit(masks, np.random.default_rng(3))
+    assert (filter_kernels.pick_bits(masks, np.random.default_rng(3).random(len(masks))) == twin).all()
+    assert (filter_kernels.popcounts(masks) == opponent_model._bit_matrix(masks).sum(axis=1)).all()
+    # the largest uniform below 1 picks the highest card on both paths
+    top = np.array([np.nextafter(1.0, 0.0)] * 3)
+    edge = np.array([0b1110, 1 << 51 | 1, (1 << 52) - 1], dtype=np.uint64)
+    assert list(filter_kernels.pick_bits(edge, top)) == [8, 1 << 51, 1 << 51]
+
+    class Fixed:
+        def random(self, n):
+            return top[:n]
+    assert list(opponent_model._pick_bit(edge, Fixed())) == [8, 1 << 51, 1 << 51]
+
+
+def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_solver() -> None:
+    """Whole games with the opponent filter on (moves, resampling, rejuvenation): the traces with the
+    compiled filter kernels and meld solver installed equal those with numpy alone."""
+    from ginbots.search import opponent_model
+
+    config = GameConfig(time_budget=None, max_hands_per_game=3)
+    playouts.warm_up()
+    saved = (melds._BATCH_KERNEL, opponent_model._KERNELS)
+    runs = []
+    try:
+        for installed in (True, False):
+            if not installed:
+                melds.use_batch_kernel(None)
+                opponent_model.use_kernels(None)
+            traces = []
+            for game in range(2):
+                champion = ChampionPlayer(seed=game, opponent_filter=True, worlds=24)
+                result = play_game([champion, SimplePlayer(seed=70 + game)], seed=950 + game, config=config,
+                                   trace=True)
+                traces.append((result.trace, champion.playouts))
+            runs.append(traces)
+    finally:
+        melds.use_batch_kernel(saved[0])
+        opponent_model.use_kernels(saved[1])
+    assert runs[0] == runs[1]

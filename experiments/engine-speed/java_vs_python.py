@@ -6,7 +6,10 @@ thread's CPU time, then SECONDS of this process's CPU time playing ginbots.game.
 two SimplePlayers. Both processes are pinned to one core (taskset) and timed in CPU time, so another
 job on the machine slows neither side's figure. Writes a JSON with every round and the ratio.
 
-Usage: python experiments/engine-speed/java_vs_python.py ENGINE_CHECKOUT OUT.json [ROUNDS] [SECONDS]
+Each of JVMS fresh JVMs (the JIT's outcome differs from launch to launch) plays ROUNDS rounds;
+the figure is the median over every round.
+
+Usage: python experiments/engine-speed/java_vs_python.py ENGINE_CHECKOUT OUT.json [ROUNDS] [SECONDS] [JVMS]
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ def main() -> None:
     checkout, out = Path(sys.argv[1]), Path(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
+    launches = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     load_before = os.getloadavg()[0]  # the other core's load moves the JVM's figure more than ours
     core = os.sched_getaffinity(0)
     pin = min(core)
@@ -67,32 +71,33 @@ def main() -> None:
         classes.mkdir()
         subprocess.run(["javac", "-nowarn", "-d", str(classes), *map(str, (engine / "ginrummy").glob("*.java")),
                         str(HERE / "JavaEngineBench.java")], check=True, capture_output=True)
-        java = subprocess.Popen(["taskset", "-c", str(pin), "java", "-cp", str(classes), "JavaEngineBench"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-        def java_round(secs: float) -> tuple[int, float]:
-            java.stdin.write(f"run {secs}\n")
-            java.stdin.flush()
-            words = java.stdout.readline().split()
-            return int(words[1]), float(words[3])
-
-        java_round(seconds)  # JIT warm-up
-        python_round(1.0, 10_000_000)
         rows, game = [], 0
-        for r in range(rounds):
-            jh, js = java_round(seconds)
-            ph, ps, game = python_round(seconds, game)
-            rows.append({"round": r + 1, "java_hands_per_s": jh / js, "ginbots_hands_per_s": ph / ps,
-                         "ratio": (ph / ps) / (jh / js)})
-            print(f"round {r + 1}: Java {jh / js:,.0f} hands/s, ginbots {ph / ps:,.0f} hands/s: "
-                  f"{(ph / ps) / (jh / js):.2f}x", flush=True)
-        java.stdin.write("quit\n")
-        java.stdin.flush()
-        java.wait(timeout=30)
+        python_round(1.0, 10_000_000)
+        for launch in range(launches):  # a fresh JVM each time: its JIT's outcome moves its speed by up to 15%
+            java = subprocess.Popen(["taskset", "-c", str(pin), "java", "-cp", str(classes), "JavaEngineBench"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+            def java_round(secs: float) -> tuple[int, float]:
+                java.stdin.write(f"run {secs}\n")
+                java.stdin.flush()
+                words = java.stdout.readline().split()
+                return int(words[1]), float(words[3])
+
+            java_round(seconds)  # JIT warm-up
+            for r in range(rounds):
+                jh, js = java_round(seconds)
+                ph, ps, game = python_round(seconds, game)
+                rows.append({"jvm": launch + 1, "round": r + 1, "java_hands_per_s": jh / js,
+                             "ginbots_hands_per_s": ph / ps, "ratio": (ph / ps) / (jh / js)})
+                print(f"JVM {launch + 1} round {r + 1}: Java {jh / js:,.0f} hands/s, ginbots {ph / ps:,.0f} hands/s: "
+                      f"{(ph / ps) / (jh / js):.2f}x", flush=True)
+            java.stdin.write("quit\n")
+            java.stdin.flush()
+            java.wait(timeout=30)
     summary = {"command": " ".join(["python", "experiments/engine-speed/java_vs_python.py", *sys.argv[1:]]),
                "date": date.today().isoformat(), "timer": "CPU time of each side, both pinned to one core",
                "load_average_before": load_before, "load_average_after": os.getloadavg()[0],
-               "cores": os.cpu_count(),
+               "cores": os.cpu_count(), "jvms": launches,
                "rounds": rows, "java_hands_per_s_median": statistics.median(r["java_hands_per_s"] for r in rows),
                "ginbots_hands_per_s_median": statistics.median(r["ginbots_hands_per_s"] for r in rows),
                "ratio_median": statistics.median(r["ratio"] for r in rows)}

@@ -22,6 +22,8 @@ collapse onto a handful of hands within a hand of play.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ginbots.game.cards import CARD_POINTS, HAND_SIZE, MELD_PAIRS, NUM_CARDS, cards_of
@@ -36,9 +38,20 @@ SLIP = 0.05
 #: Events after which a hand's history is too long to rescore at every move (a move costs time in
 #: proportion to it): the filter keeps weighing hands but stops moving them. Hands rarely pass 40.
 MAX_MOVE_EVENTS = 80
+#: Above any deadwood: the value of a card a hand may not throw.
+_NO_OPTION = 1 << 20
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint64)
 _POINTS = np.array(CARD_POINTS, dtype=np.int64)
+#: The compiled twins of this module's hot loops (``filter_kernels``), once ``use_kernels`` installed them.
+_KERNELS: Any = None
+
+
+def use_kernels(kernels: Any) -> None:
+    """Run the filter's hot loops in ``kernels`` (``ginbots.search.filter_kernels``; None: numpy) in this
+    process. They give the same numbers and take the same random draws, so the games are the same."""
+    global _KERNELS
+    _KERNELS = kernels
 
 
 def _has(hands: np.ndarray, card: int) -> np.ndarray:
@@ -52,6 +65,8 @@ def _bit_matrix(hands: np.ndarray) -> np.ndarray:
 
 def _pick_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One set bit of each mask, uniformly (0 where a mask is empty)."""
+    if _KERNELS is not None:
+        return _KERNELS.pick_bits(masks, rng.random(len(masks)))
     matrix = _bit_matrix(masks)
     counts = matrix.sum(axis=1)
     k = np.floor(rng.random(len(masks)) * np.maximum(counts, 1)).astype(np.int64)
@@ -244,7 +259,7 @@ class OpponentFilter:
         bit = _BITS[card]
         pool = np.uint64(knowledge.unknown | 1 << card) & ~self.hands
         held = _has(self.hands, card)
-        sizes = _bit_matrix(pool).sum(axis=1)
+        sizes = _KERNELS.popcounts(pool) if _KERNELS is not None else _bit_matrix(pool).sum(axis=1)
         self.weights = np.where(held, self.weights, self.weights / np.maximum(1, sizes))
         drawn = _pick_bit(pool & ~bit, self.rng)
         self.weights[held & (drawn == 0)] = 0.0
@@ -253,6 +268,8 @@ class OpponentFilter:
     @staticmethod
     def _discard_likelihood(hands: np.ndarray, card: int, banned: int) -> tuple[np.ndarray, np.ndarray]:
         """(chance that minimum-deadwood play throws ``card`` from each 11-card hand, the deadwood kept)."""
+        if _KERNELS is not None:
+            return _KERNELS.discard_likelihood(hands, card, banned)
         deadwood, melded = deadwood_and_melded_batch(hands)
         # Throwing a held card the optimal meld set leaves unmelded lowers the deadwood by exactly
         # its points; only hands that meld it need solving again (most hands do not).
@@ -266,7 +283,7 @@ class OpponentFilter:
             unmelded[:, banned] = False
         # Throwing an unmelded card lowers the least deadwood by exactly its points; melded ones
         # (another melding may free them) are left out, a rare case.
-        options = np.where(unmelded, deadwood[:, None] - _POINTS[None, :], 1 << 20)
+        options = np.where(unmelded, deadwood[:, None] - _POINTS[None, :], _NO_OPTION)
         best = options.min(axis=1)
         ties = (options == after[:, None]).sum(axis=1) + ((melded & _BITS[card]) != 0)
         policy = np.where(after <= best, 1.0 / np.maximum(1, ties), 0.0)

@@ -46,13 +46,20 @@ def resolve_code(code: str) -> str:
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel now, so no decision pays for it, and hand
     the compiled meld solver to ``melds.deadwood_and_melded_batch`` (the opponent filter's and the
-    heuristic's hot loop) for this process: it gives the same numbers, faster."""
+    heuristic's hot loop) and the filter's kernels to ``opponent_model`` for this process: they
+    give the same numbers, faster."""
     from ginbots.game.melds import use_batch_kernel
 
+    from . import filter_kernels, opponent_model
     from . import playout_kernels as k
 
     k.deadwood_and_melded_batch(np.array([0x1FFF, 0x7], dtype=np.uint64))
     use_batch_kernel(k.deadwood_and_melded_batch)
+    some = np.array([0x1FFF | 1 << 30, 0x7], dtype=np.uint64)
+    filter_kernels.discard_likelihood(some, 0, 1)
+    filter_kernels.pick_bits(some, np.array([0.5, 0.9]))
+    filter_kernels.popcounts(some)
+    opponent_model.use_kernels(filter_kernels)
 
     plays = WorldPlayouts([(0b111 << 13 | 0b111 << 26 | 1 << 40, list(range(30, 50)))], (0, 10), "compiled")
     hand = 0b1111111 | 1 << 20 | 1 << 33 | 1 << 46

@@ -1,0 +1,98 @@
+"""The opponent filter's hot loops (``ginbots.search.opponent_model``) in compiled code (numba, extra ``fast``).
+
+Each kernel gives exactly the numbers of its numpy twin in ``opponent_model``: integer arithmetic,
+and the same IEEE operations where a float is made. Random numbers are drawn by the caller, in
+numpy, so both paths take the same draws from the filter's generator. ``warm_up`` in
+``ginbots.search.playouts`` installs them with ``opponent_model.use_kernels``;
+``tests/test_compiled_playouts.py`` checks them against the twins on many thousands of hands.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+try:
+    from numba import njit
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("the compiled filter needs numba: pip install 'ginbots[fast]'") from exc
+
+from .kernels import CARD_PTS, _low_index, _popcount
+from .opponent_model import _NO_OPTION
+from .playout_kernels import deadwood_and_melded
+
+
+@njit(cache=True)
+def _discard_likelihood_into(hands, card, banned, policy, after):
+    bit = np.int64(1) << card
+    for i in range(len(hands)):
+        hand = np.int64(hands[i])
+        deadwood, melded = deadwood_and_melded(hand)
+        if melded & bit:
+            kept = deadwood_and_melded(hand & ~bit)[0]
+        elif hand & bit:
+            kept = deadwood - CARD_PTS[card]
+        else:
+            kept = deadwood
+        unmelded = hand & ~melded
+        if banned >= 0:
+            unmelded &= ~(np.int64(1) << banned)
+        best = _NO_OPTION
+        ties = 1 if melded & bit else 0
+        while unmelded:
+            value = deadwood - CARD_PTS[_low_index(unmelded)]
+            unmelded &= unmelded - 1
+            if value < best:
+                best = value
+            if value == kept:
+                ties += 1
+        after[i] = kept
+        policy[i] = 1.0 / max(1, ties) if kept <= best else 0.0
+
+
+def discard_likelihood(hands: np.ndarray, card: int, banned: int) -> tuple[np.ndarray, np.ndarray]:
+    """``OpponentFilter._discard_likelihood``: (chance that minimum-deadwood play throws ``card`` from
+    each hand, the deadwood it keeps)."""
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    policy = np.empty(len(hands), dtype=np.float64)
+    after = np.empty(len(hands), dtype=np.int64)
+    _discard_likelihood_into(hands, np.int64(card), np.int64(banned), policy, after)
+    return policy, after
+
+
+@njit(cache=True)
+def _pick_bits_into(masks, uniforms, out):
+    for i in range(len(masks)):
+        mask = np.int64(masks[i])
+        count = _popcount(mask)
+        if count == 0:
+            out[i] = 0
+            continue
+        # u < 1 and count <= 52, so u * count rounds below count: k names one of the mask's bits.
+        k = np.int64(math.floor(uniforms[i] * count))
+        for _ in range(k):
+            mask &= mask - 1
+        out[i] = np.uint64(mask & -mask)
+
+
+def pick_bits(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """``opponent_model._pick_bit`` with its uniforms drawn: the (floor(u * count) + 1)-th set bit of each mask."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    out = np.empty(len(masks), dtype=np.uint64)
+    _pick_bits_into(masks, np.ascontiguousarray(uniforms, dtype=np.float64), out)
+    return out
+
+
+@njit(cache=True)
+def _popcounts_into(masks, out):
+    for i in range(len(masks)):
+        out[i] = _popcount(np.int64(masks[i]))
+
+
+def popcounts(masks: np.ndarray) -> np.ndarray:
+    """Cards in each mask, as int64 (``_bit_matrix(masks).sum(axis=1)``)."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    out = np.empty(len(masks), dtype=np.int64)
+    _popcounts_into(masks, out)
+    return out
