@@ -168,7 +168,9 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
                 champion = ChampionPlayer(seed=game, opponent_filter=True, worlds=24)
                 result = play_game([champion, SimplePlayer(seed=70 + game)], seed=950 + game, config=config,
                                    trace=True)
-                traces.append((result.trace, champion.playouts))
+                traces.append((result.trace, champion.playouts, champion.filter.moves,
+                               [h.tolist() for h in champion.filter.history], champion.filter.rho))
+                assert champion.filter.moves > 0  # Metropolis moves were made and accepted
             runs.append(traces)
     finally:
         melds.use_batch_kernel(saved[0])

@@ -155,26 +155,52 @@ CHAMPION_GAMES = 4
 CHAMPION_SPEEDUP_TARGET = 10.0
 
 
+class CpuMetered:
+    """A player whose every callback's process CPU time is summed in ``cpu``: the whole of a bot's
+    thinking (its searches, its hand building and what it does with each report), where the engine
+    keeps wall-clock times."""
+
+    def __init__(self, player: Any) -> None:
+        self._player = player
+        self.cpu = 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._player, name)
+        if name.startswith("_") or not callable(attr):
+            return attr
+
+        def metered(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return attr(*args, **kwargs)
+            finally:
+                self.cpu += time.process_time() - start
+        return metered
+
+
 def bench_champion(games: int = CHAMPION_GAMES, seed: int = 0) -> dict[str, Any]:
     """The champion's thinking per game against Simple at its default budget, on the pure-Python
     playouts and on the compiled ones (where numba is installed), the same games on both: CPU
-    seconds (process time, so a busy machine does not inflate it) and playouts, over ``games``
-    games to 100."""
+    seconds of all its callbacks (process time, so a busy machine does not inflate it), of its
+    metered searches alone, and playouts, over ``games`` games to 100."""
     from ginbots.players.champion import ChampionPlayer
     from ginbots.search.playouts import compiled_available
 
-    out: dict[str, Any] = {"games": games, "timer": "process CPU time"}
+    out: dict[str, Any] = {"games": games, "timer": "process CPU time of every callback of the champion"}
     for code in ("python", "compiled") if compiled_available() else ("python",):
-        cpu, playouts, scores = [], [], []
+        cpu, search, playouts, scores = [], [], [], []
         for game in range(games):
             champion = ChampionPlayer(seed=seed + game, playouts=code)
             champion.prepare()
-            result = play_game([champion, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
+            metered = CpuMetered(champion)
+            result = play_game([metered, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
                                config=GameConfig(time_budget=None))
-            cpu.append(champion.thought)
+            cpu.append(metered.cpu)
+            search.append(champion.thought)
             playouts.append(champion.playouts)
             scores.append(list(result.scores))
         out[code] = {"cpu_s_per_game": statistics.mean(cpu), "cpu_s_max": max(cpu),
+                     "search_cpu_s_per_game": statistics.mean(search),
                      "playouts_per_game": statistics.mean(playouts), "scores": scores}
     if "compiled" in out:
         out["same_games"] = out["compiled"]["scores"] == out["python"]["scores"] and \
@@ -235,8 +261,9 @@ def format_champion(champ: dict[str, Any]) -> str:
         if code in champ:
             c = champ[code]
             label = f"champion vs Simple, CPU per game ({code}):"
-            lines.append(f"{label:<46}{c['cpu_s_per_game']:.2f} s mean, {c['cpu_s_max']:.2f} s max, "
-                         f"{c['playouts_per_game']:,.0f} playouts ({champ['games']} games)")
+            lines.append(f"{label:<46}{c['cpu_s_per_game']:.2f} s mean, {c['cpu_s_max']:.2f} s max "
+                         f"(searches {c['search_cpu_s_per_game']:.2f} s), {c['playouts_per_game']:,.0f} playouts "
+                         f"({champ['games']} games)")
     if "speedup" in champ:
         lines.append(f"{'champion, compiled over pure Python:':<46}{champ['speedup']:.1f}x less CPU, same games: "
                      f"{'yes' if champ['same_games'] else 'NO'} (target >= {CHAMPION_SPEEDUP_TARGET:g}x: "

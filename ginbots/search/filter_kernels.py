@@ -19,36 +19,40 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("the compiled filter needs numba: pip install 'ginbots[fast]'") from exc
 
 from .kernels import CARD_PTS, _low_index, _popcount
-from .opponent_model import _NO_OPTION
-from .playout_kernels import deadwood_and_melded
+from .opponent_model import _NO_OPTION, DECLINE, DISCARD, KEEP, TAKE
+from .playout_kernels import completes_meld, deadwood_and_melded
+
+
+@njit(cache=True)
+def _discard_policy(hand, card, banned):
+    """(chance that minimum-deadwood play throws ``card`` from ``hand``, the deadwood it keeps)."""
+    bit = np.int64(1) << card
+    deadwood, melded = deadwood_and_melded(hand)
+    if melded & bit:
+        kept = deadwood_and_melded(hand & ~bit)[0]
+    elif hand & bit:
+        kept = deadwood - CARD_PTS[card]
+    else:
+        kept = deadwood
+    unmelded = hand & ~melded
+    if banned >= 0:
+        unmelded &= ~(np.int64(1) << banned)
+    best = _NO_OPTION
+    ties = 1 if melded & bit else 0
+    while unmelded:
+        value = deadwood - CARD_PTS[_low_index(unmelded)]
+        unmelded &= unmelded - 1
+        if value < best:
+            best = value
+        if value == kept:
+            ties += 1
+    return (1.0 / max(1, ties) if kept <= best else 0.0), kept
 
 
 @njit(cache=True)
 def _discard_likelihood_into(hands, card, banned, policy, after):
-    bit = np.int64(1) << card
     for i in range(len(hands)):
-        hand = np.int64(hands[i])
-        deadwood, melded = deadwood_and_melded(hand)
-        if melded & bit:
-            kept = deadwood_and_melded(hand & ~bit)[0]
-        elif hand & bit:
-            kept = deadwood - CARD_PTS[card]
-        else:
-            kept = deadwood
-        unmelded = hand & ~melded
-        if banned >= 0:
-            unmelded &= ~(np.int64(1) << banned)
-        best = _NO_OPTION
-        ties = 1 if melded & bit else 0
-        while unmelded:
-            value = deadwood - CARD_PTS[_low_index(unmelded)]
-            unmelded &= unmelded - 1
-            if value < best:
-                best = value
-            if value == kept:
-                ties += 1
-        after[i] = kept
-        policy[i] = 1.0 / max(1, ties) if kept <= best else 0.0
+        policy[i], after[i] = _discard_policy(np.int64(hands[i]), card, banned)
 
 
 def discard_likelihood(hands: np.ndarray, card: int, banned: int) -> tuple[np.ndarray, np.ndarray]:
@@ -96,3 +100,63 @@ def popcounts(masks: np.ndarray) -> np.ndarray:
     out = np.empty(len(masks), dtype=np.int64)
     _popcounts_into(masks, out)
     return out
+
+
+@njit(cache=True)
+def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, knock_at, slip, rows, swapped,
+                    mix):
+    for e in range(history.shape[0]):
+        kind, card, plain, rho = kinds[e], cards[e], plains[e], rhos[e]
+        for i in range(history.shape[1]):
+            hand, out = np.int64(history[e, i]), np.int64(old[i])
+            if not movers[i] or not hand & out:
+                rows[e, i] = False
+                mix[e, i] = 1.0
+                continue
+            hand = (hand & ~out) | np.int64(new[i])
+            if kind == DECLINE:
+                policy = 0.0 if completes_meld(card, hand) else 1.0
+            elif kind == TAKE:
+                policy = 1.0 if completes_meld(card, hand) else 0.0
+            elif kind == KEEP:
+                policy = 1.0 if deadwood_and_melded(hand)[0] > knock_at else 0.0
+            else:
+                policy = _discard_policy(hand, card, banned[e])[0]
+            policy = (1 - slip) * policy + slip * plain
+            mix[e, i] = rho * policy + (1 - rho) * plain
+            rows[e, i] = True
+            swapped[e, i] = np.uint64(hand)
+
+
+def proposals(kinds: np.ndarray, cards: np.ndarray, banned: np.ndarray, rhos: np.ndarray, plains: np.ndarray,
+              history: np.ndarray, old: np.ndarray, new: np.ndarray, movers: np.ndarray, knock_at: int,
+              slip: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One Metropolis sweep's proposals, scored: per event (row) and hand (column), whether the hand then
+    held the card ``old`` swaps out, the hand with ``new`` in its place, and the mixture chance of the
+    event's action with it (1.0 where nothing moves). ``OpponentFilter._policy`` for each, in one pass."""
+    shape = history.shape
+    rows, swapped, mix = np.empty(shape, dtype=np.bool_), np.zeros(shape, dtype=np.uint64), np.empty(shape)
+    _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, np.int64(knock_at), slip, rows,
+                    swapped, mix)
+    return rows, swapped, mix
+
+
+@njit(cache=True)
+def log_ratio_sums(rows, value, logmix):
+    """Per hand, the sum over events (in order) of the proposal's log chance less the current one's."""
+    delta = np.zeros(rows.shape[1])
+    for e in range(rows.shape[0]):
+        for i in range(rows.shape[1]):
+            if rows[e, i]:
+                delta[i] += value[e, i] - logmix[e, i]
+    return delta
+
+
+@njit(cache=True)
+def apply_moves(rows, accept, swapped, value, history, logmix):
+    """Write the accepted proposals into every event's hands and log chances."""
+    for e in range(rows.shape[0]):
+        for i in range(rows.shape[1]):
+            if rows[e, i] and accept[i]:
+                history[e, i] = swapped[e, i]
+                logmix[e, i] = value[e, i]

@@ -40,6 +40,12 @@ SLIP = 0.05
 MAX_MOVE_EVENTS = 80
 #: Above any deadwood: the value of a card a hand may not throw.
 _NO_OPTION = 1 << 20
+#: The kinds of action the filter weighs, as the compiled kernels number them.
+DECLINE, TAKE, KEEP, DISCARD = range(4)
+_KIND_CODES = {"decline": DECLINE, "take": TAKE, "keep": KEEP, "discard": DISCARD}
+#: Each kind's chance under uninformative play: two answers to an offer, knock or not (a keep is
+#: certain once it did not knock), about ten cards to throw.
+_PLAIN = {"decline": 0.5, "take": 0.5, "keep": 1.0, "discard": 0.1}
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint64)
 _POINTS = np.array(CARD_POINTS, dtype=np.int64)
@@ -144,14 +150,15 @@ class OpponentFilter:
         """(chance under minimum-deadwood play of the action seen, for each hand; its chance under
         uninformative play). ``hands``: the opponent's hands when it acted."""
         if kind == "decline":
-            policy, plain = (~completes_meld_batch(card, hands)).astype(float), 0.5
+            policy = (~completes_meld_batch(card, hands)).astype(float)
         elif kind == "take":
-            policy, plain = completes_meld_batch(card, hands).astype(float), 0.5
+            policy = completes_meld_batch(card, hands).astype(float)
         elif kind == "keep":  # it did not knock with these 10 cards
             deadwood, _ = deadwood_and_melded_batch(hands)
-            policy, plain = (deadwood > self.knock_at).astype(float), 1.0
+            policy = (deadwood > self.knock_at).astype(float)
         else:
-            policy, plain = self._discard_likelihood(hands, card, banned)[0], 0.1
+            policy = self._discard_likelihood(hands, card, banned)[0]
+        plain = _PLAIN[kind]
         return (1 - SLIP) * policy + SLIP * plain, plain
 
     def _observe(self, kind: str, card: int, banned: int, hands: np.ndarray) -> None:
@@ -198,30 +205,61 @@ class OpponentFilter:
             return
         known = np.uint64(knowledge.opp_known)
         unknown = np.uint64(knowledge.unknown) & ~known
+        sweep = self._sweep if _KERNELS is None or not self.events else self._compiled_sweeps()
         for _ in range(sweeps):
             old = _pick_bit(self.hands & ~known, self.rng)
             new = _pick_bit(unknown & ~self.hands, self.rng)
             movers = (self.weights > 0) & (old != 0) & (new != 0)
             if not movers.any():
                 break
-            delta = np.zeros(len(self.hands))
-            proposals = []
-            for (kind, card, banned, rho), hands, logmix in zip(self.events, self.history, self.logmix):
-                rows = np.flatnonzero(movers & ((hands & old) != 0))
-                swapped = (hands[rows] & ~old[rows]) | new[rows]
-                policy, plain = self._policy(kind, card, banned, swapped)
-                with np.errstate(divide="ignore"):
-                    value = np.log(rho * policy + (1 - rho) * plain)
-                delta[rows] += value - logmix[rows]
-                proposals.append((rows, swapped, value))
-            accept = movers & (np.log(self.rng.random(len(movers))) < delta)
-            for (rows, swapped, value), hands, logmix in zip(proposals, self.history, self.logmix):
-                keep = accept[rows]
-                hands[rows[keep]] = swapped[keep]
-                logmix[rows[keep]] = value[keep]
+            accept = sweep(old, new, movers)
             self.hands = np.where(accept, (self.hands & ~old) | new, self.hands)
             self.moves += int(accept.sum())
         self.stale = False
+
+    def _sweep(self, old: np.ndarray, new: np.ndarray, movers: np.ndarray) -> np.ndarray:
+        """One Metropolis sweep over the history in numpy: score each proposal, draw which are
+        accepted, write them into the history; returns the accepted hands (bool per hand)."""
+        delta = np.zeros(len(self.hands))
+        proposals = []
+        for (kind, card, banned, rho), hands, logmix in zip(self.events, self.history, self.logmix):
+            rows = np.flatnonzero(movers & ((hands & old) != 0))
+            swapped = (hands[rows] & ~old[rows]) | new[rows]
+            policy, plain = self._policy(kind, card, banned, swapped)
+            with np.errstate(divide="ignore"):
+                value = np.log(rho * policy + (1 - rho) * plain)
+            delta[rows] += value - logmix[rows]
+            proposals.append((rows, swapped, value))
+        accept = movers & (np.log(self.rng.random(len(movers))) < delta)
+        for (rows, swapped, value), hands, logmix in zip(proposals, self.history, self.logmix):
+            keep = accept[rows]
+            hands[rows[keep]] = swapped[keep]
+            logmix[rows[keep]] = value[keep]
+        return accept
+
+    def _compiled_sweeps(self) -> Any:
+        """``_sweep`` in the compiled kernels, over the history stacked once for this call's sweeps:
+        the same proposals, sums in the same order, logs in numpy, the same random draws."""
+        k = _KERNELS
+        kinds = np.array([_KIND_CODES[kind] for kind, _, _, _ in self.events], dtype=np.int64)
+        cards = np.array([card for _, card, _, _ in self.events], dtype=np.int64)
+        banned = np.array([b for _, _, b, _ in self.events], dtype=np.int64)
+        rhos = np.array([rho for _, _, _, rho in self.events], dtype=np.float64)
+        plains = np.array([_PLAIN[kind] for kind, _, _, _ in self.events], dtype=np.float64)
+        history, logmix = np.stack(self.history), np.stack(self.logmix)
+        self.history, self.logmix = list(history), list(logmix)  # rows of the stacks: the moves write through
+
+        def sweep(old: np.ndarray, new: np.ndarray, movers: np.ndarray) -> np.ndarray:
+            rows, swapped, mix = k.proposals(kinds, cards, banned, rhos, plains, history, old, new, movers,
+                                             self.knock_at, SLIP)
+            with np.errstate(divide="ignore"):
+                value = np.log(mix)
+            delta = k.log_ratio_sums(rows, value, logmix)
+            accept = movers & (np.log(self.rng.random(len(movers))) < delta)
+            k.apply_moves(rows, accept, swapped, value, history, logmix)
+            return accept
+
+        return sweep
 
     # --- the opponent's actions ------------------------------------------------------------------
     def declined(self, card: int, knowledge: Knowledge) -> None:
