@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import sys
@@ -401,8 +402,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         results = run_all(quick=args.quick)
         print(format_results(results))
     if args.json:
+        command = ["ginbots", "bench", *([args.what] if args.what != "all" else []), *(["--quick"] if args.quick else []),
+                   "--json", args.json]
+        record = {"command": " ".join(command), "date": datetime.date.today().isoformat(),
+                  "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end",
+                  **results}
         with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=2)
+            json.dump(record, fh, indent=2)
     return 0
 
 

@@ -98,3 +98,12 @@ def test_completes_meld_is_two_of_the_cards_meld_pairs_in_hand():
         assert completes_meld(card, hand) == expected, (card, hand)
         seen.add(expected)
     assert seen == {True, False}
+
+
+def test_cards_of_lists_each_card_once_ascending_for_any_mask() -> None:
+    rng = random.Random(7)
+    for _ in range(5000):
+        mask = sum(1 << c for c in rng.sample(range(52), rng.randrange(53)))
+        assert cards_of(mask) == [c for c in range(52) if mask >> c & 1]
+    assert cards_of(0) == [] and cards_of((1 << 52) - 1) == list(range(52))
+    assert cards_of(1 << 60 | 1 << 51 | 1) == [0, 51, 60]  # not a set of cards: still its bits

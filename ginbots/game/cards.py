@@ -87,14 +87,34 @@ def union(masks: Iterable[int]) -> int:
     return out
 
 
+#: Per suit and 13-bit suit mask (index suit * 8,192 + mask): the card ids it holds, filled in as
+#: masks are met (a hand reads four entries instead of a bit loop a card).
+_SUIT_CARD_IDS: list[tuple[int, ...] | None] = [None] * (4 << NUM_RANKS)
+
+
+def _suit_card_ids(index: int) -> tuple[int, ...]:
+    suit, mask = divmod(index, 1 << NUM_RANKS)
+    ids = _SUIT_CARD_IDS[index] = tuple(suit * NUM_RANKS + r for r in range(NUM_RANKS) if mask >> r & 1)
+    return ids
+
+
 def cards_of(mask: int) -> list[int]:
     """Card ids in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    if mask >> NUM_CARDS or mask < 0:  # not a set of cards: read bit by bit
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    table = _SUIT_CARD_IDS
+    i = mask & SUIT_MASK
+    j = (1 << 13) + (mask >> 13 & SUIT_MASK)
+    k = (2 << 13) + (mask >> 26 & SUIT_MASK)
+    m = (3 << 13) + (mask >> 39)
+    a, b, c, d = table[i], table[j], table[k], table[m]
+    return [*(_suit_card_ids(i) if a is None else a), *(_suit_card_ids(j) if b is None else b),
+            *(_suit_card_ids(k) if c is None else c), *(_suit_card_ids(m) if d is None else d)]
 
 
 def iter_cards(mask: int) -> Iterator[int]:
