@@ -176,3 +176,23 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
         melds.use_batch_kernel(saved[0])
         opponent_model.use_kernels(saved[1])
     assert runs[0] == runs[1]
+
+
+def test_compiled_shuffles_are_pythons_and_leave_the_generator_where_it_would_be() -> None:
+    from ginbots.search.random_kernels import shuffle_rows
+
+    for seed in range(200):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(seed % 5):  # any point of the stream
+            ours.random(), theirs.random()
+        shape = random.Random(-seed)
+        lengths = [shape.randrange(0, 45) for _ in range(shape.randrange(1, 100))]
+        lists = [shape.sample(range(52), n) for n in lengths]
+        rows = np.zeros((len(lists), 45), dtype=np.int64)
+        for row, items in zip(rows, lists):
+            row[:len(items)] = items
+        for items in lists:
+            theirs.shuffle(items)
+        shuffle_rows(ours, rows, np.array(lengths))
+        assert [row[:n].tolist() for row, n in zip(rows, lengths)] == lists
+        assert ours.getstate() == theirs.getstate() and ours.random() == theirs.random()

@@ -328,6 +328,12 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             prepare_learned(self.params["learned_net"])
         if self.playout_code() == "compiled":
             warm_up()  # compile (or load) the kernels before the first decision, not during it
+            from ginbots.search.random_kernels import warm_up as warm_up_shuffles
+
+            from . import hand_utility_kernels
+
+            hand_utility_kernels.warm_up()  # and the hand utility's: the same numbers, faster
+            warm_up_shuffles()
 
     def _check_models(self) -> None:
         """Both estimators' view at our discard, scored when the opponent's hand is revealed."""
@@ -366,9 +372,20 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             hands = self.filter_sample(self.params["worlds"])
         else:
             hands = [int(h) for h in masks_of(self.estimator().sample(k, self.params["worlds"], self._numpy_rng()))]
-        for opp in hands:
-            rest = cards_of(k.unknown & ~opp)
-            self.rng.shuffle(rest)
+        rests = [cards_of(k.unknown & ~opp) for opp in hands]
+        if self.playout_code() == "compiled":  # the same shuffles of self.rng, in compiled code
+            from ginbots.search.random_kernels import shuffle_rows
+
+            lengths = np.array([len(rest) for rest in rests], dtype=np.int64)
+            rows = np.zeros((len(rests), max(lengths.max(initial=0), 1)), dtype=np.int64)
+            for row, rest in zip(rows, rests):
+                row[:len(rest)] = rest
+            shuffle_rows(self.rng, rows, lengths)
+            rests = [row[:size].tolist() for row, size in zip(rows, lengths)]
+        else:
+            for rest in rests:
+                self.rng.shuffle(rest)
+        for opp, rest in zip(hands, rests):
             worlds.append((opp, rest[:k.stock_size]))
         return worlds
 

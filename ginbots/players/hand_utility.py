@@ -13,6 +13,7 @@ discard rule is a few numpy passes rather than thousands of Python calls.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,17 @@ _PAIR_LO_INT, _PAIR_HI_INT = PAIR_LO.astype(np.int64), PAIR_HI.astype(np.int64)
 _LOW_SHARE = np.array([1.0 if c % NUM_RANKS == ACE else 0.5 if c % NUM_RANKS == TWO else 0.0
                        for c in range(NUM_CARDS)] + [0.0])
 _LOW_SHARE32 = _LOW_SHARE.astype(np.float32)
+
+
+#: The compiled twins of ``utilities`` and ``best_after_discard`` (``hand_utility_kernels``), once installed.
+_KERNELS: Any = None
+
+
+def use_kernels(kernels: Any) -> None:
+    """Compute hand utilities with ``kernels`` (``ginbots.players.hand_utility_kernels``; None: numpy)
+    in this process. They give the same numbers, so the games are the same."""
+    global _KERNELS
+    _KERNELS = kernels
 
 
 @dataclass(frozen=True)
@@ -131,6 +143,8 @@ def utilities(hands: np.ndarray, size: int, melded: np.ndarray, deadwood: np.nda
     complete a meld (the discard pile); the hand's own melded cards are
     blocked too, as the document says.
     """
+    if _KERNELS is not None:
+        return _KERNELS.utilities(hands, size, melded, deadwood, blocked, in_opp_meld, w)
     n = len(hands)
     held = _row_bits(hands)
     block = _row_bits(melded | np.asarray(blocked, dtype=np.uint64))
@@ -154,6 +168,9 @@ def best_after_discard(hands: np.ndarray, keep: np.ndarray, blocked: int, in_opp
     joins the pile and takes away the melds through it.  A hand with nothing
     unmelded to throw breaks a meld, each choice re-melded.
     """
+    if _KERNELS is not None:
+        best, stuck = _KERNELS.best_after_discard(hands, keep, blocked, in_opp_meld, w)
+        return _unstuck(best, np.flatnonzero(stuck), hands, keep, blocked, in_opp_meld, w)
     n = len(hands)
     deadwood, melded = deadwood_and_melded_batch(hands)
     held = _row_bits(hands)
@@ -188,7 +205,12 @@ def best_after_discard(hands: np.ndarray, keep: np.ndarray, blocked: int, in_opp
     forced = candidate.any(axis=1) & (row_deadwood[np.arange(n), top] <= MAX_DEADWOOD)
     best = np.where(forced, value[np.arange(n), top], best)
 
-    stuck = np.flatnonzero(~candidate.any(axis=1))
+    return _unstuck(best, np.flatnonzero(~candidate.any(axis=1)), hands, keep, blocked, in_opp_meld, w)
+
+
+def _unstuck(best: np.ndarray, stuck: np.ndarray, hands: np.ndarray, keep: np.ndarray, blocked: int,
+             in_opp_meld: np.ndarray, w: UtilityWeights) -> np.ndarray:
+    """``best`` with the rows ``stuck`` (nothing unmelded to throw) scored by breaking a meld."""
     if len(stuck):
         best[stuck] = _best_breaking_a_meld(hands[stuck], keep[stuck], blocked, in_opp_meld, w)
     return best

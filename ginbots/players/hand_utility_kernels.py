@@ -1,0 +1,240 @@
+"""Document 002's hand utility (``hand_utility``) in compiled code (numba, optional extra ``fast``).
+
+The numpy functions mix float32 and float64 and sum with numpy's own orders, so each kernel repeats
+them operation for operation to give the same numbers, bit for bit:
+
+- float32 where numpy computes in float32 (the meld shares, ``5 - points``, the weights), float64
+  where a float64 operand promotes it (``bincount``'s sums, the averages);
+- a sum over fewer than eight values adds them in order; over eight or more (a contiguous last
+  axis), it is numpy's pairwise sum: eight partial sums, added in pairs, then the rest in order;
+- ``bincount`` adds each bin's weights in the order of the index array.
+
+``tests/test_compiled_playouts.py`` checks the kernels against the numpy functions on many
+thousands of hands and whole games. ``use_kernels`` in ``hand_utility`` installs them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+try:
+    from numba import njit
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("the compiled hand utility needs numba: pip install 'ginbots[fast]'") from exc
+
+from ginbots.game.cards import MAX_DEADWOOD
+from ginbots.search.kernels import _low_index
+from ginbots.search.playout_kernels import deadwood_and_melded
+
+from .hand_utility import _LOW_SHARE32, _PAIR_HI_INT, _PAIR_LO_INT, _POINTS32, PAD, UtilityWeights
+
+_F32 = np.float32
+_NO_SLOT = 11  # slot_of's value for a card not in the hand (the pad, a card held by nobody here)
+
+
+@njit(cache=True)
+def _numpy_sum(values, n):
+    """``values[:n].sum()`` in numpy's order for a contiguous axis (pairwise in blocks of eight)."""
+    if n < 8:
+        total = values[0] - values[0]  # a zero of the array's type
+        for i in range(n):
+            total += values[i]
+        return total
+    r0, r1, r2, r3 = values[0], values[1], values[2], values[3]
+    r4, r5, r6, r7 = values[4], values[5], values[6], values[7]
+    whole = n - n % 8
+    for i in range(8, whole, 8):
+        r0 += values[i]
+        r1 += values[i + 1]
+        r2 += values[i + 2]
+        r3 += values[i + 3]
+        r4 += values[i + 4]
+        r5 += values[i + 5]
+        r6 += values[i + 6]
+        r7 += values[i + 7]
+    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(whole, n):
+        total += values[i]
+    return total
+
+
+@njit(cache=True)
+def _cards(hand, out):
+    n = 0
+    rest = hand
+    while rest:
+        out[n] = _low_index(rest)
+        rest &= rest - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _meld_shares(hand, block, cards, n, q, meld_bonus, combination_bonus, shares, totals):
+    """``_meld_contributions`` for one hand: per slot and meld through its card, the share (float32),
+    and per slot their float32 sum in order."""
+    for f in range(n):
+        card = cards[f]
+        total = _F32(0.0)
+        for m in range(6):
+            lo, hi = _PAIR_LO_INT[card, m], _PAIR_HI_INT[card, m]
+            has_lo, has_hi = (hand >> lo) & 1, (hand >> hi) & 1
+            chance = (_F32(1.0) - q[lo] * _F32(1 - has_lo)) * (_F32(1.0) - q[hi] * _F32(1 - has_hi))
+            per_meld = meld_bonus + combination_bonus * _F32(has_lo | has_hi)
+            is_open = ((block >> lo) & 1) == 0 and ((block >> hi) & 1) == 0
+            share = chance * per_meld * _F32(1.0 if is_open else 0.0)
+            shares[f, m] = share
+            total += share
+        totals[f] = total
+
+
+@njit(cache=True)
+def _bonus(deadwood, knock_bonus, gin_bonus):
+    if deadwood == 0:
+        return gin_bonus
+    return knock_bonus if deadwood <= MAX_DEADWOOD else 0.0
+
+
+@njit(cache=True)
+def _deadwood_weight(deadwood, highest, deadwood_bonus, emergency_weight):
+    """The document's emergency state: one card from knockable doubles down on deadwood."""
+    if deadwood > MAX_DEADWOOD and np.float64(deadwood) - np.float64(highest) <= MAX_DEADWOOD:
+        return emergency_weight
+    return deadwood_bonus
+
+
+@njit(cache=True)
+def _utilities_into(hands, size, melded, deadwood, blocked, q, weights32, weights64, out):
+    meld_bonus, combination_bonus, deadwood_bonus, emergency_weight, low_card_bonus = weights32
+    knock_bonus, gin_bonus = weights64
+    cards = np.empty(64, dtype=np.int64)
+    shares = np.empty((64, 6), dtype=np.float32)
+    totals = np.empty(64, dtype=np.float32)
+    utility = np.empty(64, dtype=np.float32)
+    for b in range(len(hands)):
+        hand, melds = np.int64(hands[b]), np.int64(melded[b])
+        n = _cards(hand, cards)
+        _meld_shares(hand, melds | np.int64(blocked[b]) | (np.int64(1) << PAD), cards, n, q, meld_bonus,
+                     combination_bonus, shares, totals)
+        highest = _F32(0.0)
+        unmelded = 0
+        for f in range(n):
+            if not (melds >> cards[f]) & 1:
+                unmelded += 1
+                highest = max(highest, _POINTS32[cards[f]])
+        weight = _deadwood_weight(deadwood[b], highest, deadwood_bonus, emergency_weight)
+        for f in range(n):
+            card = cards[f]
+            value = totals[f] + (_F32(5.0) - _POINTS32[card]) * weight + low_card_bonus * _LOW_SHARE32[card]
+            utility[f] = value * _F32(0.0 if (melds >> card) & 1 else 1.0)
+        average = np.float64(_numpy_sum(utility, n)) / max(1, unmelded)
+        out[b] = average + (size - unmelded) + _bonus(deadwood[b], knock_bonus, gin_bonus)
+
+
+@njit(cache=True)
+def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out, stuck):
+    meld_bonus, combination_bonus, deadwood_bonus, emergency_weight, low_card_bonus = weights32
+    knock_bonus, gin_bonus = weights64
+    cards = np.empty(11, dtype=np.int64)
+    shares = np.empty((11, 6), dtype=np.float32)
+    totals = np.empty(11, dtype=np.float32)
+    loss = np.empty((11, 11), dtype=np.float64)  # [slot f, slot j]: f's share lost when j is thrown
+    slot_of = np.empty(PAD + 1, dtype=np.int64)
+    utility = np.empty(11, dtype=np.float64)
+    for b in range(len(hands)):
+        hand = np.int64(hands[b])
+        deadwood, melds = deadwood_and_melded(hand)
+        _cards(hand, cards)
+        _meld_shares(hand, melds | np.int64(blocked) | (np.int64(1) << PAD), cards, 11, q, meld_bonus,
+                     combination_bonus, shares, totals)
+        slot_of[:] = _NO_SLOT
+        for f in range(11):
+            slot_of[cards[f]] = f
+        loss[:, :] = 0.0
+        for f in range(11):  # bincount's order: every meld's low card first, then every high card
+            card = cards[f]
+            for m in range(6):
+                j = slot_of[_PAIR_LO_INT[card, m]]
+                if j != _NO_SLOT:
+                    loss[f, j] += np.float64(shares[f, m])
+            for m in range(6):
+                j = slot_of[_PAIR_HI_INT[card, m]]
+                if j != _NO_SLOT:
+                    loss[f, j] += np.float64(shares[f, m])
+        best, top_key, top, forced_value = -np.inf, -1, 0, 0.0
+        any_candidate = False
+        for j in range(11):  # throw slot j's card
+            thrown = cards[j]
+            left = deadwood - np.int64(_POINTS32[thrown])
+            highest = _F32(0.0)
+            unmelded = 0
+            for f in range(11):
+                if f != j and not (melds >> cards[f]) & 1:
+                    unmelded += 1
+                    highest = max(highest, _POINTS32[cards[f]])
+            weight = _deadwood_weight(left, highest, deadwood_bonus, emergency_weight)
+            for f in range(11):
+                card = cards[f]
+                value = (np.float64(totals[f]) - loss[f, j]) + np.float64((_F32(5.0) - _POINTS32[card]) * weight)
+                value = value + np.float64(low_card_bonus * _LOW_SHARE32[card])
+                remains = f != j and not (melds >> card) & 1
+                utility[f] = value * (1.0 if remains else 0.0)
+            average = _numpy_sum(utility, 11) / max(1, unmelded)
+            value = average + (10 - unmelded) + _bonus(left, knock_bonus, gin_bonus)
+            if (melds >> thrown) & 1 or (keep[b] >> np.uint64(thrown)) & np.uint64(1):
+                continue  # not a candidate: melded, or the face-up card just taken
+            any_candidate = True
+            best = max(best, value)
+            key = np.int64(_POINTS32[thrown]) * 64 + thrown  # the forced discard: highest points, then card
+            if key > top_key:
+                top_key, top, forced_value = key, j, value
+        stuck[b] = not any_candidate
+        if any_candidate and deadwood - np.int64(_POINTS32[cards[top]]) <= MAX_DEADWOOD:
+            best = forced_value
+        out[b] = best
+
+
+def _weights(w: UtilityWeights) -> tuple[tuple[np.float32, ...], tuple[float, float]]:
+    """The weights as numpy makes them: float32 where it casts them, float64 where it keeps them."""
+    return ((_F32(w.meld_bonus), _F32(w.combination_bonus), _F32(w.deadwood_bonus),
+             _F32(w.deadwood_bonus * w.emergency_booster), _F32(w.low_card_bonus)),
+            (float(w.knock_bonus), float(w.gin_bonus)))
+
+
+def utilities(hands: np.ndarray, size: int, melded: np.ndarray, deadwood: np.ndarray, blocked: int | np.ndarray,
+              in_opp_meld: np.ndarray, w: UtilityWeights) -> np.ndarray:
+    """``hand_utility.utilities``, the same numbers."""
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    n = len(hands)
+    blocked = np.ascontiguousarray(np.broadcast_to(np.asarray(blocked, dtype=np.uint64), (n,)))
+    out = np.empty(n)
+    _utilities_into(hands, np.int64(size), np.ascontiguousarray(melded, dtype=np.uint64),
+                    np.ascontiguousarray(np.broadcast_to(np.asarray(deadwood, dtype=np.int64), (n,))), blocked,
+                    np.asarray(in_opp_meld, dtype=np.float64).astype(np.float32), *_weights(w), out)
+    return out
+
+
+def best_after_discard(hands: np.ndarray, keep: np.ndarray, blocked: int, in_opp_meld: np.ndarray,
+                       w: UtilityWeights) -> tuple[np.ndarray, np.ndarray]:
+    """``hand_utility.best_after_discard`` for 11-card hands: (values, the rows with nothing unmelded
+    to throw, whose values the caller computes by breaking a meld)."""
+    hands = np.ascontiguousarray(hands, dtype=np.uint64)
+    out = np.empty(len(hands))
+    stuck = np.zeros(len(hands), dtype=np.bool_)
+    _best_after_discard_into(hands, np.ascontiguousarray(keep, dtype=np.uint64), np.int64(blocked),
+                             np.asarray(in_opp_meld, dtype=np.float64).astype(np.float32), *_weights(w), out, stuck)
+    return out, stuck
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) both kernels and install them in ``hand_utility`` for this
+    process: the same numbers, faster."""
+    from . import hand_utility
+
+    w, q = UtilityWeights(), np.zeros(PAD + 1)
+    hand = np.array([0b11111111111], dtype=np.uint64)
+    best_after_discard(hand, np.zeros(1, dtype=np.uint64), 0, q, w)
+    utilities(hand >> np.uint64(1), 10, np.zeros(1, dtype=np.uint64), np.array([10]), 0, q, w)
+    hand_utility.use_kernels(sys.modules[__name__])
