@@ -103,15 +103,14 @@ def popcounts(masks: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, knock_at, slip, rows, swapped,
-                    mix):
+def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, knock_at, slip, events, hands,
+                    swapped, mix):
+    count = 0
     for e in range(history.shape[0]):
         kind, card, plain, rho = kinds[e], cards[e], plains[e], rhos[e]
         for i in range(history.shape[1]):
             hand, out = np.int64(history[e, i]), np.int64(old[i])
             if not movers[i] or not hand & out:
-                rows[e, i] = False
-                mix[e, i] = 1.0
                 continue
             hand = (hand & ~out) | np.int64(new[i])
             if kind == DECLINE:
@@ -123,40 +122,48 @@ def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, mover
             else:
                 policy = _discard_policy(hand, card, banned[e])[0]
             policy = (1 - slip) * policy + slip * plain
-            mix[e, i] = rho * policy + (1 - rho) * plain
-            rows[e, i] = True
-            swapped[e, i] = np.uint64(hand)
+            events[count], hands[count] = e, i
+            swapped[count] = np.uint64(hand)
+            mix[count] = rho * policy + (1 - rho) * plain
+            count += 1
+    return count
 
 
 def proposals(kinds: np.ndarray, cards: np.ndarray, banned: np.ndarray, rhos: np.ndarray, plains: np.ndarray,
               history: np.ndarray, old: np.ndarray, new: np.ndarray, movers: np.ndarray, knock_at: int,
-              slip: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One Metropolis sweep's proposals, scored: per event (row) and hand (column), whether the hand then
-    held the card ``old`` swaps out, the hand with ``new`` in its place, and the mixture chance of the
-    event's action with it (1.0 where nothing moves). ``OpponentFilter._policy`` for each, in one pass."""
-    shape = history.shape
-    rows, swapped, mix = np.empty(shape, dtype=np.bool_), np.zeros(shape, dtype=np.uint64), np.empty(shape)
-    _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, np.int64(knock_at), slip, rows,
-                    swapped, mix)
-    return rows, swapped, mix
+              slip: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One Metropolis sweep's proposals, scored: for each (event, hand) where the hand then held the card
+    ``old`` swaps out, in event order, the event, the hand's index, the hand with ``new`` in its place and
+    the mixture chance of the event's action with it (``OpponentFilter._policy``, in one pass)."""
+    size = history.size
+    events, hands = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    swapped, mix = np.empty(size, dtype=np.uint64), np.empty(size)
+    count = _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, np.int64(knock_at), slip,
+                            events, hands, swapped, mix)
+    return events[:count], hands[:count], swapped[:count], mix[:count]
 
 
 @njit(cache=True)
-def log_ratio_sums(rows, value, logmix):
-    """Per hand, the sum over events (in order) of the proposal's log chance less the current one's."""
-    delta = np.zeros(rows.shape[1])
-    for e in range(rows.shape[0]):
-        for i in range(rows.shape[1]):
-            if rows[e, i]:
-                delta[i] += value[e, i] - logmix[e, i]
+def log_ratio_sums(hands, value, current, size):
+    """Per hand, the sum over its proposals (in event order) of the proposal's log chance less the current one."""
+    delta = np.zeros(size)
+    for k in range(len(hands)):
+        delta[hands[k]] += value[k] - current[k]
     return delta
 
 
 @njit(cache=True)
-def apply_moves(rows, accept, swapped, value, history, logmix):
+def current_log_chances(events, hands, logmix):
+    out = np.empty(len(events))
+    for k in range(len(events)):
+        out[k] = logmix[events[k], hands[k]]
+    return out
+
+
+@njit(cache=True)
+def apply_moves(events, hands, accept, swapped, value, history, logmix):
     """Write the accepted proposals into every event's hands and log chances."""
-    for e in range(rows.shape[0]):
-        for i in range(rows.shape[1]):
-            if rows[e, i] and accept[i]:
-                history[e, i] = swapped[e, i]
-                logmix[e, i] = value[e, i]
+    for k in range(len(events)):
+        if accept[hands[k]]:
+            history[events[k], hands[k]] = swapped[k]
+            logmix[events[k], hands[k]] = value[k]

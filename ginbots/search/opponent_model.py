@@ -250,13 +250,13 @@ class OpponentFilter:
         self.history, self.logmix = list(history), list(logmix)  # rows of the stacks: the moves write through
 
         def sweep(old: np.ndarray, new: np.ndarray, movers: np.ndarray) -> np.ndarray:
-            rows, swapped, mix = k.proposals(kinds, cards, banned, rhos, plains, history, old, new, movers,
-                                             self.knock_at, SLIP)
+            events, hands, swapped, mix = k.proposals(kinds, cards, banned, rhos, plains, history, old, new, movers,
+                                                      self.knock_at, SLIP)
             with np.errstate(divide="ignore"):
                 value = np.log(mix)
-            delta = k.log_ratio_sums(rows, value, logmix)
+            delta = k.log_ratio_sums(hands, value, k.current_log_chances(events, hands, logmix), len(movers))
             accept = movers & (np.log(self.rng.random(len(movers))) < delta)
-            k.apply_moves(rows, accept, swapped, value, history, logmix)
+            k.apply_moves(events, hands, accept, swapped, value, history, logmix)
             return accept
 
         return sweep
