@@ -57,8 +57,9 @@ from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.snapshot import masks_of
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, cards_of, points_of, union
-from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
+from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood, use_batch_kernel
 from ginbots.game.tactics import knock_melds_min_layoffs
+from ginbots.search import opponent_model
 from ginbots.search.equity import equity_table, hand_utility, points_per_equity
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, warm_up
 from ginbots.search.rollout import simple_discard
@@ -330,10 +331,13 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             warm_up()  # compile (or load) the kernels before the first decision, not during it
             from ginbots.search.random_kernels import warm_up as warm_up_shuffles
 
-            from . import hand_utility_kernels
-
-            hand_utility_kernels.warm_up()  # and the hand utility's: the same numbers, faster
             warm_up_shuffles()
+        else:  # playouts=python: every hot loop in numpy and Python in this process, the same numbers
+            use_batch_kernel(None)
+            opponent_model.use_kernels(None)
+
+    def compiled_kernels(self) -> bool:
+        return self.playout_code() == "compiled"
 
     def _check_models(self) -> None:
         """Both estimators' view at our discard, scored when the opponent's hand is revealed."""

@@ -30,7 +30,9 @@ from ginbots.game.melds import (
     min_deadwood,
 )
 from ginbots.game.tactics import best_defence_melds, knock_melds_min_layoffs
+from ginbots.search.playouts import compiled_available
 
+from . import hand_utility
 from .base import Hyperparameter, Melds
 from .hand_utility import (
     UtilityWeights,
@@ -88,6 +90,19 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
         self.knocker_melds: tuple[int, ...] = ()
+
+    def prepare(self) -> None:
+        super().prepare()
+        if self.compiled_kernels():
+            from . import hand_utility_kernels
+
+            hand_utility_kernels.warm_up()  # compiled twins of the hand utility: the same numbers, faster
+        else:
+            hand_utility.use_kernels(None)
+
+    def compiled_kernels(self) -> bool:
+        """Whether this process computes hand utilities in compiled code (numba, extra ``fast``, installed)."""
+        return compiled_available()
 
     # --- what we know ------------------------------------------------------
     def _numpy_rng(self) -> np.random.Generator:

@@ -59,6 +59,14 @@ def warm_up() -> None:
     filter_kernels.discard_likelihood(some, 0, 1)
     filter_kernels.pick_bits(some, np.array([0.5, 0.9]))
     filter_kernels.popcounts(some)
+    history = np.array([[0x1FFF], [0x7]], dtype=np.uint64)
+    for kind in range(4):
+        events, hands, swapped, mix = filter_kernels.proposals(
+            np.array([kind, 3]), np.array([0, 1]), np.array([-1, -1]), np.array([0.5, 0.5]), np.array([0.5, 0.1]),
+            history, np.array([1], dtype=np.uint64), np.array([1 << 20], dtype=np.uint64), np.array([True]), 10, 0.05)
+    logmix = np.zeros(history.shape)
+    delta = filter_kernels.log_ratio_sums(hands, mix, filter_kernels.current_log_chances(events, hands, logmix), 1)
+    filter_kernels.apply_moves(events, hands, delta < 1, swapped, mix, history, logmix)
     opponent_model.use_kernels(filter_kernels)
 
     plays = WorldPlayouts([(0b111 << 13 | 0b111 << 26 | 1 << 40, list(range(30, 50)))], (0, 10), "compiled")
