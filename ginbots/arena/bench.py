@@ -98,6 +98,7 @@ def bench_decisions(spec: str, hands: int = 200, seed: int = 0) -> dict[str, Any
     times: dict[str, list[float]] = {kind: [] for kind in DECISION_KINDS}
     for hand in range(hands):
         player = parsed.make(seed=seed * 1_000_003 + hand)
+        player.prepare()  # as a runner does: weights loaded and compiled code installed before play
         for kind in DECISION_KINDS:
             setattr(player, kind, _timed(getattr(player, kind), times[kind]))
         seats = (player, SimplePlayer(seed=hand)) if hand % 2 == 0 else (SimplePlayer(seed=hand), player)
