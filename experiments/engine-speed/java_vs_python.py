@@ -55,6 +55,14 @@ def python_round(seconds: float, game: int) -> tuple[int, float, int]:
     return hands, time.process_time() - start, game
 
 
+def java_round(java: subprocess.Popen, seconds: float) -> tuple[int, float]:
+    """One round of the JVM's games: (hands, CPU seconds of its thread)."""
+    java.stdin.write(f"run {seconds}\n")
+    java.stdin.flush()
+    words = java.stdout.readline().split()
+    return int(words[1]), float(words[3])
+
+
 def main() -> None:
     checkout, out = Path(sys.argv[1]), Path(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
@@ -77,15 +85,9 @@ def main() -> None:
             java = subprocess.Popen(["taskset", "-c", str(pin), "java", "-cp", str(classes), "JavaEngineBench"],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
-            def java_round(secs: float) -> tuple[int, float]:
-                java.stdin.write(f"run {secs}\n")
-                java.stdin.flush()
-                words = java.stdout.readline().split()
-                return int(words[1]), float(words[3])
-
-            java_round(seconds)  # JIT warm-up
+            java_round(java, seconds)  # JIT warm-up
             for r in range(rounds):
-                jh, js = java_round(seconds)
+                jh, js = java_round(java, seconds)
                 ph, ps, game = python_round(seconds, game)
                 rows.append({"jvm": launch + 1, "round": r + 1, "java_hands_per_s": jh / js,
                              "ginbots_hands_per_s": ph / ps, "ratio": (ph / ps) / (jh / js)})
