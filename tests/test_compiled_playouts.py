@@ -151,18 +151,21 @@ def test_filter_kernels_equal_their_numpy_twins(monkeypatch: pytest.MonkeyPatch)
 
 def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_solver() -> None:
     """Whole games with the opponent filter on (moves, resampling, rejuvenation): the traces with the
-    compiled filter kernels and meld solver installed equal those with numpy alone."""
+    compiled filter kernels, meld solver and hand utility installed equal those with numpy alone."""
+    from ginbots.players import hand_utility, hand_utility_kernels
     from ginbots.search import opponent_model
 
     config = GameConfig(time_budget=None, max_hands_per_game=3)
     playouts.warm_up()
-    saved = (melds._BATCH_KERNEL, opponent_model._KERNELS)
+    hand_utility_kernels.warm_up()
+    saved = (melds._BATCH_KERNEL, opponent_model._KERNELS, hand_utility._KERNELS)
     runs = []
     try:
         for installed in (True, False):
             if not installed:
                 melds.use_batch_kernel(None)
                 opponent_model.use_kernels(None)
+                hand_utility.use_kernels(None)
             traces = []
             for game in range(2):
                 champion = ChampionPlayer(seed=game, opponent_filter=True, worlds=24)
@@ -175,6 +178,7 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
     finally:
         melds.use_batch_kernel(saved[0])
         opponent_model.use_kernels(saved[1])
+        hand_utility.use_kernels(saved[2])
     assert runs[0] == runs[1]
 
 
