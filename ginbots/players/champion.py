@@ -56,12 +56,12 @@ from ginbots.estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_f
 from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.snapshot import masks_of
-from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, cards_of, points_of, union
+from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood, use_batch_kernel
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search import opponent_model
 from ginbots.search.equity import equity_table, hand_utility, points_per_equity
-from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, warm_up
+from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
 from .base import Hyperparameter, Melds
@@ -371,27 +371,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def sampled_worlds(self) -> list[World]:
         """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
         k = self.knowledge
-        worlds = []
         if self.trusts_filter():
             hands = self.filter_sample(self.params["worlds"])
         else:
             hands = [int(h) for h in masks_of(self.estimator().sample(k, self.params["worlds"], self._numpy_rng()))]
-        rests = [cards_of(k.unknown & ~opp) for opp in hands]
-        if self.playout_code() == "compiled":  # the same shuffles of self.rng, in compiled code
-            from ginbots.search.random_kernels import shuffle_rows
-
-            lengths = np.array([len(rest) for rest in rests], dtype=np.int64)
-            rows = np.zeros((len(rests), max(lengths.max(initial=0), 1)), dtype=np.int64)
-            for row, rest in zip(rows, rests):
-                row[:len(rest)] = rest
-            shuffle_rows(self.rng, rows, lengths)
-            rests = [row[:size].tolist() for row, size in zip(rows, lengths)]
-        else:
-            for rest in rests:
-                self.rng.shuffle(rest)
-        for opp, rest in zip(hands, rests):
-            worlds.append((opp, rest[:k.stock_size]))
-        return worlds
+        return worlds_for(hands, k.unknown, k.stock_size, self.rng, self.playout_code())
 
     def _knock_at(self) -> tuple[int, int]:
         return self.params["rollout_knock_at"], self.opponent_knock_at()

@@ -10,10 +10,13 @@ compiled path is used where numba is installed, unless ``code="python"`` asks ot
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
+
+from ginbots.game.cards import cards_of
 
 from .rollout import knock_points, play_out, simple_discard
 
@@ -74,6 +77,27 @@ def warm_up() -> None:
     for kind in (k.PLAY, k.PLAY_OR_KNOCK, k.AFTER_DISCARD, k.AFTER_STOCK_DRAW):
         plays._compiled(kind, hand, 5, 20, 0.0, (), 0, 1)
     plays.knock(hand, (0b1111111,), 0, 1)
+
+
+def worlds_for(opponents: Sequence[int], unknown: int, stock_size: int, rng: random.Random,
+               code: str = "auto") -> list[World]:
+    """A world per opponent hand: the hand and a stock order of the other unseen cards, ``stock_size``
+    long, each shuffled by ``rng.shuffle`` in turn; on the compiled path by its twin on ``rng``'s own
+    state (``random_kernels``), the same orders and ``rng`` left in the same place."""
+    rests = [cards_of(unknown & ~opp) for opp in opponents]
+    if resolve_code(code) == "compiled":
+        from .random_kernels import shuffle_rows
+
+        lengths = np.array([len(rest) for rest in rests], dtype=np.int64)
+        rows = np.zeros((len(rests), max(lengths.max(initial=0), 1)), dtype=np.int64)
+        for row, rest in zip(rows, rests):
+            row[:len(rest)] = rest
+        shuffle_rows(rng, rows, lengths)
+        rests = [row[:size].tolist() for row, size in zip(rows, lengths)]
+    else:
+        for rest in rests:
+            rng.shuffle(rest)
+    return [(opp, rest[:stock_size]) for opp, rest in zip(opponents, rests)]
 
 
 class WorldPlayouts:
