@@ -98,11 +98,14 @@ def _bonus(deadwood, knock_bonus, gin_bonus):
 
 
 @njit(cache=True)
+def _is_emergency(deadwood, highest):
+    """The document's emergency state: one card (the highest unmelded) from knockable."""
+    return deadwood > MAX_DEADWOOD and np.float64(deadwood) - np.float64(highest) <= MAX_DEADWOOD
+
+
+@njit(cache=True)
 def _deadwood_weight(deadwood, highest, deadwood_bonus, emergency_weight):
-    """The document's emergency state: one card from knockable doubles down on deadwood."""
-    if deadwood > MAX_DEADWOOD and np.float64(deadwood) - np.float64(highest) <= MAX_DEADWOOD:
-        return emergency_weight
-    return deadwood_bonus
+    return emergency_weight if _is_emergency(deadwood, highest) else deadwood_bonus
 
 
 @njit(cache=True)
@@ -143,6 +146,9 @@ def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out,
     loss = np.empty((11, 11), dtype=np.float64)  # [slot f, slot j]: f's share lost when j is thrown
     slot_of = np.empty(PAD + 1, dtype=np.int64)
     utility = np.empty(11, dtype=np.float64)
+    free = np.empty(11, dtype=np.bool_)
+    total64, low_term = np.empty(11), np.empty(11)
+    plain_term, emergency_term = np.empty(11), np.empty(11)
     for b in range(len(hands)):
         hand = np.int64(hands[b])
         deadwood, melds = deadwood_and_melded(hand)
@@ -163,28 +169,32 @@ def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out,
                 j = slot_of[_PAIR_HI_INT[card, m]]
                 if j != _NO_SLOT:
                     loss[f, j] += np.float64(shares[f, m])
+        for f in range(11):  # per slot, the terms every throw shares (numpy's float32 products, as float64)
+            card = cards[f]
+            free[f] = not (melds >> card) & 1
+            total64[f] = np.float64(totals[f])
+            plain_term[f] = np.float64((_F32(5.0) - _POINTS32[card]) * deadwood_bonus)
+            emergency_term[f] = np.float64((_F32(5.0) - _POINTS32[card]) * emergency_weight)
+            low_term[f] = np.float64(low_card_bonus * _LOW_SHARE32[card])
         best, top_key, top, forced_value = -np.inf, -1, 0, 0.0
         any_candidate = False
-        for j in range(11):  # throw slot j's card
+        for j in range(11):  # throw slot j's card: only an unmelded card other than a barred one
             thrown = cards[j]
+            if not free[j] or (keep[b] >> np.uint64(thrown)) & np.uint64(1):
+                continue  # numpy scores it too, then masks it out
             left = deadwood - np.int64(_POINTS32[thrown])
             highest = _F32(0.0)
             unmelded = 0
             for f in range(11):
-                if f != j and not (melds >> cards[f]) & 1:
+                if f != j and free[f]:
                     unmelded += 1
                     highest = max(highest, _POINTS32[cards[f]])
-            weight = _deadwood_weight(left, highest, deadwood_bonus, emergency_weight)
+            terms = emergency_term if _is_emergency(left, highest) else plain_term
             for f in range(11):
-                card = cards[f]
-                value = (np.float64(totals[f]) - loss[f, j]) + np.float64((_F32(5.0) - _POINTS32[card]) * weight)
-                value = value + np.float64(low_card_bonus * _LOW_SHARE32[card])
-                remains = f != j and not (melds >> card) & 1
-                utility[f] = value * (1.0 if remains else 0.0)
+                value = ((total64[f] - loss[f, j]) + terms[f]) + low_term[f]
+                utility[f] = value * (1.0 if f != j and free[f] else 0.0)
             average = _numpy_sum(utility, 11) / max(1, unmelded)
             value = average + (10 - unmelded) + _bonus(left, knock_bonus, gin_bonus)
-            if (melds >> thrown) & 1 or (keep[b] >> np.uint64(thrown)) & np.uint64(1):
-                continue  # not a candidate: melded, or the face-up card just taken
             any_candidate = True
             best = max(best, value)
             key = np.int64(_POINTS32[thrown]) * 64 + thrown  # the forced discard: highest points, then card
