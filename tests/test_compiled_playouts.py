@@ -231,3 +231,19 @@ def test_compiled_hand_utility_equals_numpy_bit_for_bit(monkeypatch: pytest.Monk
         monkeypatch.setattr(hu, "_KERNELS", kernels)
         results.append(hu.best_after_discard(stuck, np.zeros(1, dtype=np.uint64), 0, np.zeros(53), weights))
     assert results[-1][0] == results[-2][0] and np.isfinite(results[-1][0])
+
+
+def test_worlds_for_gives_the_same_worlds_and_generator_on_both_paths() -> None:
+    rng = random.Random(21)
+    for _ in range(50):
+        ours = _hand(rng, 10)
+        unknown = ((1 << 52) - 1) & ~ours & ~(1 << rng.randrange(52))
+        unknown &= ~sum(1 << c for c in rng.sample(range(52), rng.randrange(10)))
+        opponents = [sum(1 << c for c in rng.sample([c for c in range(52) if unknown >> c & 1], 10))
+                     for _ in range(rng.randrange(1, 40))]
+        stock = rng.randrange(1, 32)
+        seed = rng.randrange(1 << 30)
+        fast, slow = random.Random(seed), random.Random(seed)
+        assert playouts.worlds_for(opponents, unknown, stock, fast, "compiled") == \
+            playouts.worlds_for(opponents, unknown, stock, slow, "python")
+        assert fast.getstate() == slow.getstate()
