@@ -233,6 +233,8 @@ class _Driver:
             used[seat] = spent = used[seat] + (t1 - t0)
             if spent > self.budget:
                 self.acting = -1
+                if monitor is not None:
+                    monitor[0] = -1
                 raise self.over_budget(seat, action, spent)
             t0 = t1
         self.acting = -1

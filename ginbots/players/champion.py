@@ -57,11 +57,10 @@ from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.snapshot import masks_of
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
-from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood, use_batch_kernel
+from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
-from ginbots.search import opponent_model
 from ginbots.search.equity import equity_table, hand_utility, points_per_equity
-from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, warm_up, worlds_for
+from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
 from .base import Hyperparameter, Melds
@@ -329,12 +328,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             prepare_learned(self.params["learned_net"])
         if self.playout_code() == "compiled":
             warm_up()  # compile (or load) the kernels before the first decision, not during it
-            from ginbots.search.random_kernels import warm_up as warm_up_shuffles
-
-            warm_up_shuffles()
         else:  # playouts=python: every hot loop in numpy and Python in this process, the same numbers
-            use_batch_kernel(None)
-            opponent_model.use_kernels(None)
+            use_numpy()
 
     def compiled_kernels(self) -> bool:
         return self.playout_code() == "compiled"

@@ -2,14 +2,15 @@
 
 Each kernel gives exactly the numbers of its numpy twin in ``opponent_model``: integer arithmetic,
 and the same IEEE operations where a float is made. Random numbers are drawn by the caller, in
-numpy, so both paths take the same draws from the filter's generator. ``warm_up`` in
-``ginbots.search.playouts`` installs them with ``opponent_model.use_kernels``;
+numpy, so both paths take the same draws from the filter's generator. ``warm_up`` (called by
+``ginbots.search.playouts.warm_up``) installs them with ``opponent_model.use_kernels``;
 ``tests/test_compiled_playouts.py`` checks them against the twins on many thousands of hands.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -167,3 +168,23 @@ def apply_moves(events, hands, accept, swapped, value, history, logmix):
         if accept[hands[k]]:
             history[events[k], hands[k]] = swapped[k]
             logmix[events[k], hands[k]] = value[k]
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel now, and install them in ``opponent_model``."""
+    from . import opponent_model
+
+    some = np.array([0x1FFF | 1 << 30, 0x7], dtype=np.uint64)
+    discard_likelihood(some, 0, 1)
+    pick_bits(some, np.array([0.5, 0.9]))
+    popcounts(some)
+    history = np.array([[0x1FFF], [0x7]], dtype=np.uint64)
+    for kind in (DECLINE, TAKE, KEEP, DISCARD):
+        events, hands, swapped, mix = proposals(
+            np.array([kind, DISCARD]), np.array([0, 1]), np.array([-1, -1]), np.array([0.5, 0.5]),
+            np.array([0.5, 0.1]), history, np.array([1], dtype=np.uint64), np.array([1 << 20], dtype=np.uint64),
+            np.array([True]), 10, 0.05)
+    logmix = np.zeros(history.shape)
+    delta = log_ratio_sums(hands, mix, current_log_chances(events, hands, logmix), 1)
+    apply_moves(events, hands, delta < 1, swapped, mix, history, logmix)
+    opponent_model.use_kernels(sys.modules[__name__])

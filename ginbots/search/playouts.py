@@ -53,30 +53,29 @@ def warm_up() -> None:
     give the same numbers, faster."""
     from ginbots.game.melds import use_batch_kernel
 
-    from . import filter_kernels, opponent_model
+    from . import filter_kernels, random_kernels
     from . import playout_kernels as k
 
     k.deadwood_and_melded_batch(np.array([0x1FFF, 0x7], dtype=np.uint64))
     use_batch_kernel(k.deadwood_and_melded_batch)
-    some = np.array([0x1FFF | 1 << 30, 0x7], dtype=np.uint64)
-    filter_kernels.discard_likelihood(some, 0, 1)
-    filter_kernels.pick_bits(some, np.array([0.5, 0.9]))
-    filter_kernels.popcounts(some)
-    history = np.array([[0x1FFF], [0x7]], dtype=np.uint64)
-    for kind in range(4):
-        events, hands, swapped, mix = filter_kernels.proposals(
-            np.array([kind, 3]), np.array([0, 1]), np.array([-1, -1]), np.array([0.5, 0.5]), np.array([0.5, 0.1]),
-            history, np.array([1], dtype=np.uint64), np.array([1 << 20], dtype=np.uint64), np.array([True]), 10, 0.05)
-    logmix = np.zeros(history.shape)
-    delta = filter_kernels.log_ratio_sums(hands, mix, filter_kernels.current_log_chances(events, hands, logmix), 1)
-    filter_kernels.apply_moves(events, hands, delta < 1, swapped, mix, history, logmix)
-    opponent_model.use_kernels(filter_kernels)
-
+    filter_kernels.warm_up()
+    random_kernels.warm_up()
     plays = WorldPlayouts([(0b111 << 13 | 0b111 << 26 | 1 << 40, list(range(30, 50)))], (0, 10), "compiled")
     hand = 0b1111111 | 1 << 20 | 1 << 33 | 1 << 46
     for kind in (k.PLAY, k.PLAY_OR_KNOCK, k.AFTER_DISCARD, k.AFTER_STOCK_DRAW):
         plays._compiled(kind, hand, 5, 20, 0.0, (), 0, 1)
     plays.knock(hand, (0b1111111,), 0, 1)
+
+
+def use_numpy() -> None:
+    """Undo ``warm_up``'s installs for this process: the meld solver and the opponent filter in numpy
+    (the pure-Python path, for comparison; the same numbers)."""
+    from ginbots.game.melds import use_batch_kernel
+
+    from . import opponent_model
+
+    use_batch_kernel(None)
+    opponent_model.use_kernels(None)
 
 
 def worlds_for(opponents: Sequence[int], unknown: int, stock_size: int, rng: random.Random,
