@@ -56,6 +56,7 @@ from ginbots.estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_f
 from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.snapshot import masks_of
+from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
@@ -63,6 +64,7 @@ from ginbots.search.equity import equity_table, hand_utility, points_per_equity
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
+from .afterstate_value import AFTERSTATE_NET, afterstate_values, shared_afterstate_value
 from .base import Hyperparameter, Melds
 from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
@@ -155,6 +157,11 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "discard leaves (learned_net), added to the heuristic's discard values; 0: off"),
         Hyperparameter("learned_net", str, "random-256-worst", choices=LEARNED_NETS, tunable=False,
                        doc="the Dual Inception network learned_discard reads (its dataset name)"),
+        Hyperparameter("afterstate_weight", float, 0.0, 0.0, 5.0,
+                       doc="weight (heuristic utility per point) of the afterstate value, a network trained on the "
+                           "champion's own games that predicts the points of the position each discard leaves "
+                           "(ginbots.players.afterstate_value, weights/afterstate_value.onnx), added to the "
+                           "heuristic's discard values; 0: off"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                            "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
@@ -318,6 +325,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def weight_files(self) -> list:
         second = self.params["second_estimator"]
         learned = learned_weight_files(self.params["learned_net"]) if self.params["learned_discard"] else []
+        if self.params["afterstate_weight"]:
+            path = find_weights(AFTERSTATE_NET)
+            learned += [path, card_path(path)]
         return super().weight_files() + ([] if second == "none" else weight_files_for(second)) + learned
 
     def prepare(self) -> None:
@@ -326,6 +336,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             shared_estimator(self.params["second_estimator"])
         if self.params["learned_discard"]:
             prepare_learned(self.params["learned_net"])
+        if self.params["afterstate_weight"]:
+            shared_afterstate_value()
         if self.playout_code() == "compiled":
             warm_up()  # compile (or load) the kernels before the first decision, not during it
         else:  # playouts=python: every hot loop in numpy and Python in this process, the same numbers
@@ -478,13 +490,21 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def discard_values(self, candidates: list[int], opponents: np.ndarray,
                        holds: np.ndarray | None = None, prune: bool = True) -> dict[int, float]:
         """The heuristic's values, plus ``learned_discard`` x the learned score of the hand each discard
-        leaves (its differences between candidates, in points)."""
-        weight = self.params["learned_discard"]
-        if not weight or len(candidates) < 2:
+        leaves and ``afterstate_weight`` x the afterstate value of the position it leaves (their
+        differences between candidates, in points)."""
+        learned, afterstate = self.params["learned_discard"], self.params["afterstate_weight"]
+        if not (learned or afterstate) or len(candidates) < 2:
             return super().discard_values(candidates, opponents, holds, prune)
         values = super().discard_values(candidates, opponents, holds, prune=False)
-        offence = learned_offence(self.hand, candidates, self.knowledge, self.params["learned_net"])
-        return {c: values[c] + weight * float(o) for c, o in zip(candidates, offence)}
+        if learned:
+            offence = learned_offence(self.hand, candidates, self.knowledge, self.params["learned_net"])
+            values = {c: values[c] + learned * float(o) for c, o in zip(candidates, offence)}
+        if afterstate:
+            if holds is None:
+                holds = self.opponent_view()[0]
+            points = afterstate_values(self.knowledge, candidates, holds)
+            values = {c: values[c] + afterstate * float(p) for c, p in zip(candidates, points)}
+        return values
 
     def _search_discard(self, choice: int) -> int:
         hand = self.hand

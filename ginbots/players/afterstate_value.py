@@ -1,0 +1,91 @@
+"""A learned value of the position a discard leaves, from what the discarding seat sees.
+
+Issue 37's learned evaluation. The champion's playouts continue every world on Simple's rule,
+which undervalues its own hand building, so it searches knocks and draws but not discards. This
+network is trained instead on the champion's own games (``ginbots.training.afterstate_data``):
+each row is the position right after one of its discards (its ten cards, the card it threw on
+top of the pile, what it knows of the opponent, its opponent model's chance that the opponent
+holds each card) and the label is the signed points that hand then paid it, however the game
+went on, so the value is that of its real continuation, knocks and draws included, against the
+opponents it met. The champion's ``afterstate_weight`` adds the network's differences between
+candidate discards to the heuristic's discard values.
+
+The encoding lives here, once, for play and for training.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ginbots.estimators.snapshot import bits
+from ginbots.estimators.weights import OnnxNet, find_weights
+from ginbots.game.cards import NUM_CARDS, mask_of
+from ginbots.game.knowledge import Knowledge
+from ginbots.game.melds import deadwood_and_melded_batch
+
+#: The shipped network (``weights/afterstate_value.onnx``).
+AFTERSTATE_NET = "afterstate_value.onnx"
+#: Input width: nine 52-card planes and four scalars (``afterstate_input``).
+AFTERSTATE_WIDTH = 9 * NUM_CARDS + 4
+
+
+def view_masks(k: Knowledge) -> tuple[int, int, int, int, int]:
+    """The card sets of a seat's view the network reads (before its discard): the discard pile,
+    the cards the opponent surely holds, and the cards it took, declined and threw."""
+    return (mask_of(k.pile), k.opp_known, mask_of(c for c, _ in k.opp_picked),
+            mask_of(c for c, _ in k.opp_declined), mask_of(c for c, _ in k.opp_discards))
+
+
+def afterstate_input(after: np.ndarray, thrown: np.ndarray, pile: np.ndarray, opp_known: np.ndarray,
+                     picked: np.ndarray, declined: np.ndarray, opp_discards: np.ndarray,
+                     holds: np.ndarray, stock: np.ndarray, opp_turns: np.ndarray) -> np.ndarray:
+    """(B, AFTERSTATE_WIDTH) float32 rows: our hand after the discard, its melded cards, the card
+    thrown, the pile under it, the opponent's sure, taken, declined and thrown cards, the opponent
+    model's holding chances; deadwood / 50, stock / 31, opponent turns / 30 and whether the hand
+    could knock. Card-set arguments are (B,) ints, ``holds`` (B, 52)."""
+    after = np.asarray(after, dtype=np.uint64)
+    deadwood, melded = deadwood_and_melded_batch(after)
+    thrown = np.asarray(thrown, dtype=np.int64)
+    top = np.zeros((len(after), NUM_CARDS), dtype=np.float32)
+    top[np.arange(len(after)), thrown] = 1.0
+    planes = [bits(after), bits(melded), top, bits(pile), bits(opp_known), bits(picked), bits(declined),
+              bits(opp_discards), np.asarray(holds, dtype=np.float32).reshape(len(after), NUM_CARDS)]
+    scalars = np.column_stack([deadwood / 50.0, np.asarray(stock) / 31.0, np.asarray(opp_turns) / 30.0,
+                               deadwood <= 10]).astype(np.float32)
+    return np.concatenate(planes + [scalars], axis=1)
+
+
+def candidate_input(k: Knowledge, candidates: list[int], holds: np.ndarray) -> np.ndarray:
+    """The rows of the positions each of ``candidates`` would leave, for one live seat."""
+    n = len(candidates)
+    pile, opp_known, picked, declined, thrown_by_opp = view_masks(k)
+    after = np.array([k.hand & ~(1 << c) for c in candidates], dtype=np.uint64)
+    same = lambda value: np.full(n, value, dtype=np.int64)  # noqa: E731 (one column repeated)
+    return afterstate_input(after, np.array(candidates), same(pile), same(opp_known), same(picked),
+                            same(declined), same(thrown_by_opp), np.broadcast_to(holds, (n, NUM_CARDS)),
+                            same(k.stock_size), same(k.opp_turns))
+
+
+class AfterstateValue:
+    """A frozen afterstate network: rows in, predicted signed points of the hand out."""
+
+    def __init__(self, path: str = "") -> None:
+        self.net = OnnxNet(find_weights(path or AFTERSTATE_NET))
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        return self.net(rows).reshape(-1)
+
+
+@lru_cache(maxsize=None)
+def shared_afterstate_value() -> AfterstateValue:
+    """One loaded network per process (the first ``AFTERSTATE_NET`` in ``weights_dirs()``), shared by every seat."""
+    return AfterstateValue()
+
+
+def afterstate_values(k: Knowledge, candidates: list[int], holds: np.ndarray) -> np.ndarray:
+    """Predicted points of the position each discard leaves, centred on their mean (only the
+    differences between candidates count)."""
+    values = shared_afterstate_value()(candidate_input(k, candidates, holds)).astype(np.float64)
+    return values - values.mean()

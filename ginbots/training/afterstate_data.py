@@ -1,0 +1,145 @@
+"""Training data for the champion's afterstate value (``ginbots.players.afterstate_value``).
+
+The champion plays games to 100 against a pool of opponents (itself, Simple, Simple waiting for
+gin, the tuned heuristic); at each of its discards it records the position the discard leaves, as
+it sees it, and when the hand is scored every row of that hand gets the signed points it paid the
+champion. To show the network positions a little off its own choices, a discard whose heuristic
+values were computed is, with chance ``explore``, one of the best three by those values drawn at
+random. Rows are single positions; labels are real outcomes of the champion's own continuation.
+Generation is chunked and resumable (``python -m ginbots.training.afterstate_data OUT GAMES``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+import numpy as np
+
+from ginbots.arena.chunks import generate_chunks, save_chunk
+from ginbots.arena.match import derive_seed
+from ginbots.game.engine import play_game
+from ginbots.players.afterstate_value import view_masks
+from ginbots.players.champion import ChampionPlayer
+from ginbots.players.registry import parse_spec
+
+#: Opponents of the data games, one per game in turn: "champion" is self-play (both seats record).
+OPPONENT_POOL = ("champion", "simple", "simple:knock_at=0", "heuristic:tuned")
+#: Fields of a row, as saved in each chunk.
+FIELDS = ("after", "thrown", "pile", "opp_known", "picked", "declined", "opp_discards", "holds", "stock",
+          "opp_turns", "knocked", "explored", "points", "episode")
+
+
+class ExploringChampion(ChampionPlayer):
+    """The champion, recording the position after each of its discards (and sometimes exploring)."""
+
+    def __init__(self, *, seed: int | None = None, explore: float = 0.15, **params) -> None:
+        super().__init__(seed=seed, **params)
+        self.explore = explore
+        self.explore_rng = random.Random(derive_seed(seed or 0, 7))
+        self.rows: list[dict] = []
+        self.episode = 0
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        super().start_hand(seat, starter, hand)
+        self.hand_rows: list[dict] = []
+        self.last_values: dict[int, float] | None = None
+        self.last_holds = None
+        self.episode += 1
+
+    def discard_values(self, candidates, opponents, holds=None, prune=True):
+        values = super().discard_values(candidates, opponents, holds, prune)
+        self.last_values, self.last_holds = values, holds
+        return values
+
+    def discard(self) -> int:
+        self.last_values = None
+        card = super().discard()
+        explored = False
+        if self.last_values is not None and len(self.last_values) > 1 and self.explore_rng.random() < self.explore:
+            best = sorted(self.last_values, key=lambda c: (-self.last_values[c], c))[:3]
+            card, explored = self.explore_rng.choice(best), True
+        holds = self.last_holds if self.last_holds is not None else self.opponent_view()[0]
+        k = self.knowledge
+        pile, opp_known, picked, declined, thrown = view_masks(k)
+        self.hand_rows.append(dict(after=self.hand & ~(1 << card), thrown=card, pile=pile, opp_known=opp_known,
+                                   picked=picked, declined=declined, opp_discards=thrown,
+                                   holds=np.asarray(holds, dtype=np.float32), stock=k.stock_size,
+                                   opp_turns=k.opp_turns, knocked=False, explored=explored))
+        return card
+
+    def knock(self):
+        melds = super().knock()
+        if melds is not None and self.hand_rows:
+            self.hand_rows[-1]["knocked"] = True
+        return melds
+
+    def report_scores(self, scores: tuple[int, int]) -> None:
+        before = self.last_scores
+        super().report_scores(scores)
+        signed = (scores[self.seat] - before[self.seat]) - (scores[1 - self.seat] - before[1 - self.seat])
+        for row in self.hand_rows:
+            self.rows.append({**row, "points": signed, "episode": self.episode})
+        self.hand_rows = []
+
+
+def record_games(seeds: list[int], explore: float, opponents: tuple[str, ...] = OPPONENT_POOL,
+                 first_game: int = 0) -> dict[str, np.ndarray]:
+    """Play one game per seed, game ``first_game + i`` against ``opponents[(first_game + i) % len]``,
+    the champion seated by the game's parity; every recorded row, as arrays."""
+    rows: list[dict] = []
+    for i, seed in enumerate(seeds):
+        g = first_game + i
+        opponent = opponents[g % len(opponents)]
+        ours = ExploringChampion(seed=derive_seed(seed, 0), explore=explore)
+        theirs = (ExploringChampion(seed=derive_seed(seed, 1), explore=explore) if opponent == "champion"
+                  else parse_spec(opponent).make(seed=derive_seed(seed, 1)))
+        players = (ours, theirs) if g % 2 == 0 else (theirs, ours)
+        play_game(players, seed=seed)
+        for p, offset in ((ours, 0), (theirs, 1)):
+            if isinstance(p, ExploringChampion):
+                rows += [{**r, "episode": (2 * g + offset) * 100 + r["episode"]} for r in p.rows]
+    if not rows:
+        return {f: np.zeros(0) for f in FIELDS}
+    out = {f: np.array([r[f] for r in rows]) for f in FIELDS if f != "holds"}
+    out["holds"] = np.stack([r["holds"] for r in rows]).astype(np.float32)
+    for f in ("after", "pile", "opp_known", "picked", "declined", "opp_discards"):
+        out[f] = out[f].astype(np.uint64)
+    return out
+
+
+def _setup() -> None:
+    pass
+
+
+def _run(job: tuple[int, int, int, float, str]) -> int:
+    seed, start, size, explore, path = job
+    arrays = record_games([derive_seed(seed, g) for g in range(start, start + size)], explore, first_game=start)
+    save_chunk(path, **arrays)
+    return size
+
+
+def generate(out_dir: str | Path, games: int, *, seed: int = 37, explore: float = 0.15, chunk: int = 40,
+             workers: int = 1, progress: bool | None = None) -> list[Path]:
+    """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``; chunks on disk are kept (resumable)."""
+    return generate_chunks(Path(out_dir), games, chunk,
+                           lambda start, size, path: (seed, start, size, explore, path),
+                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("games", type=int)
+    parser.add_argument("--seed", type=int, default=37)
+    parser.add_argument("--explore", type=float, default=0.15)
+    parser.add_argument("--chunk", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    generate(args.out, args.games, seed=args.seed, explore=args.explore, chunk=args.chunk, workers=args.workers,
+             progress=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""The champion's afterstate value: its data, its encoding at play and in training, its network."""
+
+import numpy as np
+import pytest
+
+from ginbots.game.cards import NUM_CARDS
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.players.afterstate_value import (AFTERSTATE_WIDTH, AfterstateValue, candidate_input,
+                                             shared_afterstate_value)
+from ginbots.players.baselines import SimplePlayer
+from ginbots.players.champion import ChampionPlayer
+from ginbots.training.afterstate_data import ExploringChampion, record_games
+from ginbots.training.afterstate_train import inputs
+
+TWO_HANDS = GameConfig(time_budget=None, max_hands_per_game=2)
+
+
+def _hands(result):
+    return [(h.winner, h.points) for h in result.hands], result.scores
+
+
+def test_the_recorder_without_exploring_plays_the_champions_own_games():
+    plain = play_game([ChampionPlayer(seed=5, worlds=16), SimplePlayer(seed=6)], seed=31, config=TWO_HANDS)
+    recorder = ExploringChampion(seed=5, worlds=16, explore=0.0)
+    recorded = play_game([recorder, SimplePlayer(seed=6)], seed=31, config=TWO_HANDS)
+    assert _hands(recorded) == _hands(plain)
+    assert recorder.rows and not any(r["explored"] for r in recorder.rows)
+
+
+def test_rows_are_the_positions_after_each_discard_labelled_with_the_hands_points():
+    data = record_games([11, 12], explore=0.5, opponents=("simple",))
+    assert len(data["points"]) > 20 and data["holds"].shape == (len(data["points"]), NUM_CARDS)
+    for after, thrown, pile in zip(data["after"], data["thrown"], data["pile"]):
+        assert int(after).bit_count() == 10 and not int(after) >> int(thrown) & 1 and not int(pile) >> int(thrown) & 1
+    assert data["explored"].any() and not data["explored"].all()
+    # Every row of one hand carries that hand's points; hands differ.
+    for episode in np.unique(data["episode"]):
+        assert len(set(data["points"][data["episode"] == episode])) == 1
+    assert len(set(data["points"])) > 1
+    # At most one knock a hand, and only on a hand's last row.
+    for episode in np.unique(data["episode"]):
+        knocked = data["knocked"][data["episode"] == episode]
+        assert knocked.sum() <= 1 and (knocked.sum() == 0 or knocked[-1])
+
+
+def test_play_and_training_encode_a_position_alike():
+    """The row the recorder saved for a discard equals the live encoding of that candidate."""
+    live = []
+
+    class Checked(ExploringChampion):
+        def discard(self):
+            card = super().discard()
+            row = self.hand_rows[-1]
+            live.append((candidate_input(self.knowledge, [card], row["holds"])[0], row))
+            return card
+
+    play_game([Checked(seed=3, worlds=16, explore=0.0), SimplePlayer(seed=4)], seed=8, config=TWO_HANDS)
+    assert live
+    for encoded, row in live:
+        data = {k: np.array([v]) for k, v in row.items()}
+        data["holds"] = row["holds"][None, :]
+        assert encoded.shape == (AFTERSTATE_WIDTH,)
+        np.testing.assert_array_equal(inputs(data)[0], encoded)
+
+
+def test_a_trained_network_loads_and_steers_the_champions_discards(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from ginbots.arena.chunks import save_chunk
+    from ginbots.training.afterstate_train import train
+
+    data = record_games([21, 22], explore=0.3, opponents=("simple",))
+    (tmp_path / "data").mkdir()
+    save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
+    path = train(tmp_path / "data", tmp_path / "net", epochs=2)
+    net = AfterstateValue(str(path))
+    predicted = net(inputs(data))
+    assert predicted.shape == (len(data["points"]),) and np.isfinite(predicted).all()
+    assert np.ptp(predicted) > 0
+
+    monkeypatch.setenv("GINBOTS_WEIGHTS", str(path.parent))
+    shared_afterstate_value.cache_clear()
+
+    import ginbots.players.champion as champion_module
+
+    calls = []
+    original = champion_module.afterstate_values
+    monkeypatch.setattr(champion_module, "afterstate_values", lambda *a: calls.append(a) or original(*a))
+
+    def play(weight):
+        bot = ChampionPlayer(seed=2, worlds=16, afterstate_weight=weight)
+        bot.prepare()
+        return play_game([bot, SimplePlayer(seed=3)], seed=17, config=TWO_HANDS), bot
+
+    (steered, bot), (again, _) = play(5.0), play(5.0)
+    assert steered.forfeit is None and _hands(steered) == _hands(again) and calls
+    assert str(path) in map(str, bot.weight_files())
+    shared_afterstate_value.cache_clear()
