@@ -95,3 +95,17 @@ def test_a_trained_network_loads_and_steers_the_champions_discards(tmp_path, mon
     assert steered.forfeit is None and _hands(steered) == _hands(again) and calls
     assert str(path) in map(str, bot.weight_files())
     shared_afterstate_value.cache_clear()
+
+
+def test_td_targets_bootstrap_within_a_hand_and_end_on_its_points():
+    from ginbots.training.afterstate_train import td_targets
+
+    outcome = np.array([10, 10, 10, -4, -4], dtype=np.float32)
+    episode = np.array([1, 1, 1, 2, 2])
+    values = np.array([0, 2, 6, 0, 8], dtype=np.float32)
+    lam = 0.5
+    last = 10
+    middle = 0.5 * 6 + 0.5 * last
+    first = 0.5 * 2 + 0.5 * middle
+    np.testing.assert_allclose(td_targets(outcome, episode, values, lam), [first, middle, last, 0.5 * 8 + 0.5 * -4, -4])
+    np.testing.assert_allclose(td_targets(outcome, episode, values, 1.0), outcome)

@@ -49,24 +49,29 @@ def main(argv: list[str] | None = None) -> None:
     for spec in args.specs:
         report = run_match(parse_spec(spec), parse_spec(args.opponent), config, progress=False)
         per_spec[spec] = signed_points(report)
-        v = per_spec[spec]
-        mean = sum(v) / len(v)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (len(v) - 1))
+        mean, se = mean_and_se(per_spec[spec])
         hands = [h for g in report.games for h in g["hands"]]
         won = sum(h["winner"] == "A" for h in hands) / len(hands)
-        print(f"{spec:60s} {mean:+6.2f} +- {sd / math.sqrt(len(v)):.2f} pts/hand  "
-              f"hands won {100 * won:.1f}%  ({len(v)} deals x 2)", flush=True)
+        print(f"{spec:60s} {mean:+6.2f} +- {se:.2f} pts/hand  "
+              f"hands won {100 * won:.1f}%  ({args.deals} deals x 2)", flush=True)
     base = args.specs[0]
+    summary = {spec: dict(zip(("mean", "se"), mean_and_se(v))) for spec, v in per_spec.items()}
+    differences = {}
     for spec in args.specs[1:]:
-        d = [a - b for a, b in zip(per_spec[spec], per_spec[base])]
-        mean = sum(d) / len(d)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
-        print(f"  {spec} - {base}: {mean:+.2f} +- {sd / math.sqrt(len(d)):.2f}")
+        mean, se = mean_and_se([a - b for a, b in zip(per_spec[spec], per_spec[base])])
+        differences[spec] = {"mean": mean, "se": se}
+        print(f"  {spec} - {base}: {mean:+.2f} +- {se:.2f}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"opponent": args.opponent, "seed": args.seed, "deals": args.deals,
-                       "points": per_spec}, fh)
+            json.dump({"opponent": args.opponent, "seed": args.seed, "deals": args.deals, "base": base,
+                       "summary": summary, "differences": differences, "points": per_spec}, fh)
 
+
+def mean_and_se(values: list[float]) -> tuple[float, float]:
+    """The mean and its standard error."""
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (len(values) - 1))
+    return mean, sd / math.sqrt(len(values))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,6 +9,7 @@ the lowest validation error.
 from __future__ import annotations
 
 import argparse
+import itertools
 import datetime
 import json
 import time
@@ -27,7 +28,10 @@ from .offense_train import data_hash
 
 #: Labels are divided by this while training (points are large; the network's output is rescaled).
 POINT_SCALE = 25.0
-HIDDEN = (256, 128)
+HIDDEN = (128, 64)
+#: Dropout after each hidden layer: the labels are one hand's points, very noisy for one position.
+DROPOUT = 0.2
+PLANES = 9  # the 52-card planes at the front of each row (afterstate_input)
 
 
 def load(folder: str | Path) -> dict[str, np.ndarray]:
@@ -56,38 +60,56 @@ def build_model(seed: int) -> Any:
     layers: list[nn.Module] = []
     width = AFTERSTATE_WIDTH
     for h in HIDDEN:
-        layers += [nn.Linear(width, h), nn.ReLU()]
+        layers += [nn.Linear(width, h), nn.ReLU(), nn.Dropout(DROPOUT)]
         width = h
     layers.append(nn.Linear(width, 1))
     return nn.Sequential(*layers)
 
 
-def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: int = 512, lr: float = 1e-3,
-          weight_decay: float = 1e-5, seed: int = 0) -> Path:
+def permute_suits(x: "torch.Tensor", perms: "torch.Tensor") -> "torch.Tensor":
+    """Rows with the suits of every card plane permuted, one permutation (of 0-3) per row: the rules
+    treat suits alike, so each position stands for 24 (augmentation)."""
+    import torch
+
+    planes = x[:, :PLANES * 52].reshape(len(x), PLANES, 4, 13)
+    index = perms[:, None, :, None].expand(-1, PLANES, -1, 13)
+    moved = torch.gather(planes, 2, index).reshape(len(x), PLANES * 52)
+    return torch.cat([moved, x[:, PLANES * 52:]], dim=1)
+
+
+def td_targets(outcome: np.ndarray, episode: np.ndarray, values: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) targets along each hand's rows (in the order recorded): the last row of a hand keeps
+    its outcome, an earlier row mixes the value of the next position, ``(1 - lam) V(next)``, with
+    ``lam`` x the next row's target. Lower variance than the outcome alone, for a biased value."""
+    target = outcome.astype(np.float32).copy()
+    for i in range(len(target) - 2, -1, -1):
+        if episode[i + 1] == episode[i]:
+            target[i] = (1 - lam) * values[i + 1] + lam * target[i + 1]
+    return target
+
+
+def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: float, seed: int,
+         label: str = "") -> tuple[list[dict], float]:
+    """Train ``model`` on rows ``~val`` against ``y`` (scaled points), keep the epoch whose validation
+    error (against ``y[val]``) is lowest; returns the history and that error in points squared."""
     import torch
     from torch import nn
 
-    torch.set_num_threads(1)
-    data = load(data_dir)
-    x = inputs(data)
-    y = (data["points"].astype(np.float32) / POINT_SCALE)[:, None]
-    game = data["episode"] // 200
-    val = game % 5 == 0
-    xt, yt, xv, yv = (torch.from_numpy(a) for a in (x[~val], y[~val], x[val], y[val]))
-    model = build_model(seed)
+    xt, yt = torch.from_numpy(x[~val]), torch.from_numpy(y[~val])
+    xv, yv = torch.from_numpy(x[val]), torch.from_numpy(y[val])
     model[-1].bias.data.fill_(float(yt.mean()))
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
     gen = torch.Generator().manual_seed(seed)
-    baseline = float(((yv - yt.mean()) ** 2).mean()) * POINT_SCALE ** 2
+    suit_perms = torch.tensor(list(itertools.permutations(range(4))))
     history, best, best_state = [], np.inf, None
-    start = time.time()
     for epoch in range(1, epochs + 1):
         model.train()
         order = torch.randperm(len(xt), generator=gen)
         total = 0.0
         for i in range(0, len(order), batch):
             idx = order[i:i + batch]
-            loss = nn.functional.mse_loss(model(xt[idx]), yt[idx])
+            rows = permute_suits(xt[idx], suit_perms[torch.randint(24, (len(idx),), generator=gen)])
+            loss = nn.functional.mse_loss(model(rows), yt[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -96,11 +118,46 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
         with torch.no_grad():
             v = float(nn.functional.mse_loss(model(xv), yv)) * POINT_SCALE ** 2
         history.append({"epoch": epoch, "train_mse": total / len(xt) * POINT_SCALE ** 2, "validation_mse": v})
-        print(f"epoch {epoch}: train {history[-1]['train_mse']:.1f} validation {v:.1f} (mean-only {baseline:.1f})",
-              flush=True)
+        print(f"{label}epoch {epoch}: train {history[-1]['train_mse']:.1f} validation {v:.1f}", flush=True)
         if v < best:
             best, best_state = v, {k: t.clone() for k, t in model.state_dict().items()}
     model.load_state_dict(best_state)
+    return history, best
+
+
+def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: int = 512, lr: float = 1e-3,
+          weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1) -> Path:
+    """Fit the network on every chunk in ``data_dir``, export it and its card to ``out_dir``. With
+    ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
+    the previous fit's values (validation is always against the hands' real points)."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(1)
+    data = load(data_dir)
+    x = inputs(data)
+    outcome = (data["points"].astype(np.float32) / POINT_SCALE)[:, None]
+    game = data["episode"] // 200
+    val = game % 5 == 0
+    baseline = float(((outcome[val] - outcome[~val].mean()) ** 2).mean()) * POINT_SCALE ** 2
+    print(f"{len(x):,} rows, {len(np.unique(game)):,} games; validation error of the mean alone {baseline:.1f}")
+    start = time.time()
+    history: list[dict] = []
+    y = outcome
+    for generation in range(generations):
+        model = build_model(seed + generation)
+        fits, best = _fit(model, x, y, val, epochs=epochs, batch=batch, lr=lr, weight_decay=weight_decay,
+                          seed=seed + generation, label=f"generation {generation}: ")
+        if generation:  # validation against the hands' points, not the bootstrapped targets
+            with torch.no_grad():
+                predicted = model(torch.from_numpy(x[val])).numpy()
+            best = float(((predicted - outcome[val]) ** 2).mean()) * POINT_SCALE ** 2
+            print(f"generation {generation}: validation against the hands' points {best:.1f}")
+        history.append({"generation": generation, "epochs": fits, "validation_mse_points": best})
+        if generation + 1 < generations:
+            with torch.no_grad():
+                values = model(torch.from_numpy(x)).numpy()[:, 0]
+            y = td_targets(outcome[:, 0], data["episode"], values, td_lambda)[:, None]
     scaled = nn.Sequential(model, nn.Linear(1, 1))
     scaled[1].weight.data.fill_(POINT_SCALE)
     scaled[1].bias.data.zero_()
@@ -122,9 +179,11 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
                  "games": int(len(np.unique(game))), "opponents": list(OPPONENT_POOL),
                  "explored_rows": int(data["explored"].sum()), "points_mean": float(data["points"].mean()),
                  "points_std": float(data["points"].std())},
-        "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr,
+        "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr, "dropout": DROPOUT,
+                     "augmentation": "a random permutation of the suits of every card plane, per row and epoch",
                      "weight_decay": weight_decay, "batch": batch, "epochs": epochs, "seed": seed,
                      "split": "every fifth game held out", "kept": "lowest validation MSE",
+                     "td_lambda": td_lambda, "generations": generations,
                      "validation_mse_mean_only": baseline, "history": history,
                      "seconds": round(time.time() - start, 1)},
         "ginbots": __version__,
@@ -140,8 +199,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--td-lambda", type=float, default=1.0)
+    parser.add_argument("--generations", type=int, default=1)
     args = parser.parse_args(argv)
-    train(args.data, args.out, epochs=args.epochs, seed=args.seed)
+    train(args.data, args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
+          generations=args.generations)
 
 
 if __name__ == "__main__":
