@@ -6,7 +6,7 @@ import pytest
 from ginbots.game.cards import NUM_CARDS
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.players.afterstate_value import (AFTERSTATE_WIDTH, AfterstateValue, candidate_input,
-                                             shared_afterstate_value)
+                                             position_input, shared_afterstate_value)
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.champion import ChampionPlayer
 from ginbots.training.afterstate_data import ExploringChampion, record_games
@@ -44,7 +44,8 @@ def test_rows_are_the_positions_after_each_discard_labelled_with_the_hands_point
 
 
 def test_play_and_training_encode_a_position_alike():
-    """The row the recorder saved for a discard equals the live encoding of that candidate."""
+    """The row the recorder saved for a discard equals the live encoding of that candidate before the
+    discard and of the position after it (at the knock decision)."""
     live = []
 
     class Checked(ExploringChampion):
@@ -53,6 +54,11 @@ def test_play_and_training_encode_a_position_alike():
             row = self.hand_rows[-1]
             live.append((candidate_input(self.knowledge, [card], row["holds"])[0], row))
             return card
+
+        def knock(self):
+            row = self.hand_rows[-1]
+            live.append((position_input(self.knowledge, row["holds"])[0], row))
+            return super().knock()
 
     play_game([Checked(seed=3, worlds=16, explore=0.0), SimplePlayer(seed=4)], seed=8, config=TWO_HANDS)
     assert live
@@ -72,6 +78,7 @@ def test_a_trained_network_loads_and_steers_the_champions_discards(tmp_path, mon
     (tmp_path / "data").mkdir()
     save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
     path = train(tmp_path / "data", tmp_path / "net", epochs=2)
+    play_on_path = train(tmp_path / "data", tmp_path / "net", epochs=1, play_on=True)
     net = AfterstateValue(str(path))
     predicted = net(inputs(data))
     assert predicted.shape == (len(data["points"]),) and np.isfinite(predicted).all()
@@ -82,18 +89,19 @@ def test_a_trained_network_loads_and_steers_the_champions_discards(tmp_path, mon
 
     import ginbots.players.champion as champion_module
 
-    calls = []
-    original = champion_module.afterstate_values
+    calls, leaves = [], []
+    original, original_leaf = champion_module.afterstate_values, champion_module.play_on_value
     monkeypatch.setattr(champion_module, "afterstate_values", lambda *a: calls.append(a) or original(*a))
+    monkeypatch.setattr(champion_module, "play_on_value", lambda *a: leaves.append(a) or original_leaf(*a))
 
     def play(weight):
-        bot = ChampionPlayer(seed=2, worlds=16, afterstate_weight=weight)
+        bot = ChampionPlayer(seed=2, worlds=16, afterstate_weight=weight, knock_leaf="learned")
         bot.prepare()
         return play_game([bot, SimplePlayer(seed=3)], seed=17, config=TWO_HANDS), bot
 
     (steered, bot), (again, _) = play(5.0), play(5.0)
-    assert steered.forfeit is None and _hands(steered) == _hands(again) and calls
-    assert str(path) in map(str, bot.weight_files())
+    assert steered.forfeit is None and _hands(steered) == _hands(again) and calls and leaves
+    assert {str(path), str(play_on_path)} <= set(map(str, bot.weight_files()))
     shared_afterstate_value.cache_clear()
 
 

@@ -25,8 +25,10 @@ from ginbots.game.cards import NUM_CARDS, mask_of
 from ginbots.game.knowledge import Knowledge
 from ginbots.game.melds import deadwood_and_melded_batch
 
-#: The shipped network (``weights/afterstate_value.onnx``).
+#: The shipped networks: the value of the position a discard leaves (``weights/afterstate_value.onnx``),
+#: and the same trained only on the positions the champion played on from (it did not knock).
 AFTERSTATE_NET = "afterstate_value.onnx"
+PLAY_ON_NET = "afterstate_play_on.onnx"
 #: Input width: nine 52-card planes and four scalars (``afterstate_input``).
 AFTERSTATE_WIDTH = 9 * NUM_CARDS + 4
 
@@ -68,6 +70,16 @@ def candidate_input(k: Knowledge, candidates: list[int], holds: np.ndarray) -> n
                             same(k.stock_size), same(k.opp_turns))
 
 
+def position_input(k: Knowledge, holds: np.ndarray) -> np.ndarray:
+    """The row of a seat's position right after its own discard (the card on top of the pile)."""
+    pile, opp_known, picked, declined, thrown_by_opp = view_masks(k)
+    top = k.pile[-1]
+    one = lambda value: np.array([value], dtype=np.int64)  # noqa: E731
+    return afterstate_input(np.array([k.hand], dtype=np.uint64), one(top), one(pile & ~(1 << top)), one(opp_known),
+                            one(picked), one(declined), one(thrown_by_opp), np.asarray(holds)[None, :],
+                            one(k.stock_size), one(k.opp_turns))
+
+
 class AfterstateValue:
     """A frozen afterstate network: rows in, predicted signed points of the hand out."""
 
@@ -79,9 +91,14 @@ class AfterstateValue:
 
 
 @lru_cache(maxsize=None)
-def shared_afterstate_value() -> AfterstateValue:
-    """One loaded network per process (the first ``AFTERSTATE_NET`` in ``weights_dirs()``), shared by every seat."""
-    return AfterstateValue()
+def shared_afterstate_value(name: str = AFTERSTATE_NET) -> AfterstateValue:
+    """One loaded network per process (the first ``name`` in ``weights_dirs()``), shared by every seat."""
+    return AfterstateValue(name)
+
+
+def play_on_value(k: Knowledge, holds: np.ndarray) -> float:
+    """Predicted points of playing on (not knocking) from a seat's position after its discard."""
+    return float(shared_afterstate_value(PLAY_ON_NET)(position_input(k, holds))[0])
 
 
 def afterstate_values(k: Knowledge, candidates: list[int], holds: np.ndarray) -> np.ndarray:

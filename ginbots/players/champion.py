@@ -64,7 +64,7 @@ from ginbots.search.equity import equity_table, hand_utility, points_per_equity
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
-from .afterstate_value import AFTERSTATE_NET, afterstate_values, shared_afterstate_value
+from .afterstate_value import AFTERSTATE_NET, PLAY_ON_NET, afterstate_values, play_on_value, shared_afterstate_value
 from .base import Hyperparameter, Melds
 from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
@@ -162,6 +162,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "champion's own games that predicts the points of the position each discard leaves "
                            "(ginbots.players.afterstate_value, weights/afterstate_value.onnx), added to the "
                            "heuristic's discard values; 0: off"),
+        Hyperparameter("knock_leaf", str, "playouts", choices=("playouts", "learned"), tunable=False,
+                       doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
+                           "learned (the afterstate network trained on the positions the champion played on from, "
+                           "weights/afterstate_play_on.onnx)"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                            "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
@@ -325,8 +329,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def weight_files(self) -> list:
         second = self.params["second_estimator"]
         learned = learned_weight_files(self.params["learned_net"]) if self.params["learned_discard"] else []
-        if self.params["afterstate_weight"]:
-            path = find_weights(AFTERSTATE_NET)
+        for name in self._learned_nets():
+            path = find_weights(name)
             learned += [path, card_path(path)]
         return super().weight_files() + ([] if second == "none" else weight_files_for(second)) + learned
 
@@ -336,12 +340,17 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             shared_estimator(self.params["second_estimator"])
         if self.params["learned_discard"]:
             prepare_learned(self.params["learned_net"])
-        if self.params["afterstate_weight"]:
-            shared_afterstate_value()
+        for name in self._learned_nets():
+            shared_afterstate_value(name)
         if self.playout_code() == "compiled":
             warm_up()  # compile (or load) the kernels before the first decision, not during it
         else:  # playouts=python: every hot loop in numpy and Python in this process, the same numbers
             use_numpy()
+
+    def _learned_nets(self) -> list[str]:
+        """The afterstate networks this configuration reads."""
+        return (([AFTERSTATE_NET] if self.params["afterstate_weight"] else [])
+                + ([PLAY_ON_NET] if self.params["knock_leaf"] == "learned" else []))
 
     def compiled_kernels(self) -> bool:
         return self.playout_code() == "compiled"
@@ -545,6 +554,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if not self._searching():  # out of budget: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
         knock_now, play_on, melds, points = self._timed(lambda: self._knock_values(hand))
+        if self.params["knock_leaf"] == "learned":
+            play_on = self._timed(lambda: play_on_value(self.knowledge, self.opponent_view()[0]))
         if knock_now - self.knock_correction() - self.params["knock_margin"] <= play_on:
             return None
         self.pending_knock = points

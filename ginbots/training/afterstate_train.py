@@ -21,7 +21,7 @@ import numpy as np
 from ginbots import __version__
 from ginbots.arena.chunks import chunk_files
 from ginbots.estimators.weights import write_card
-from ginbots.players.afterstate_value import AFTERSTATE_NET, AFTERSTATE_WIDTH, afterstate_input
+from ginbots.players.afterstate_value import AFTERSTATE_NET, AFTERSTATE_WIDTH, PLAY_ON_NET, afterstate_input
 
 from .afterstate_data import FIELDS, OPPONENT_POOL
 from .offense_train import data_hash
@@ -126,15 +126,19 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
 
 
 def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: int = 512, lr: float = 1e-3,
-          weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1) -> Path:
+          weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
+          play_on: bool = False) -> Path:
     """Fit the network on every chunk in ``data_dir``, export it and its card to ``out_dir``. With
     ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
-    the previous fit's values (validation is always against the hands' real points)."""
+    the previous fit's values (validation is always against the hands' real points). ``play_on``: only
+    the positions the champion played on from (not the knocks), for ``PLAY_ON_NET``."""
     import torch
     from torch import nn
 
     torch.set_num_threads(1)
     data = load(data_dir)
+    if play_on:
+        data = {f: a[~data["knocked"]] for f, a in data.items()}
     x = inputs(data)
     outcome = (data["points"].astype(np.float32) / POINT_SCALE)[:, None]
     game = data["episode"] // 200
@@ -163,17 +167,18 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
     scaled[1].bias.data.zero_()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / AFTERSTATE_NET
+    path = out / (PLAY_ON_NET if play_on else AFTERSTATE_NET)
     scaled.eval()
     torch.onnx.export(scaled, (torch.from_numpy(x[:1]),), str(path), input_names=["x"], output_names=["points"],
                       dynamic_axes={"x": {0: "batch"}, "points": {0: "batch"}}, dynamo=False)
     write_card(path, {
-        "name": "champion afterstate value",
+        "name": "champion afterstate value" + (", playing on" if play_on else ""),
         "architecture": f"MLP {AFTERSTATE_WIDTH} -> " + " -> ".join(f"{h} ReLU" for h in HIDDEN) + " -> 1",
         "input": "ginbots.players.afterstate_value.afterstate_input: hand after the discard, its melded cards, "
                  "the card thrown, the pile, the opponent's sure / taken / declined / thrown cards, the opponent "
                  "model's holding chances (52 each); deadwood/50, stock/31, opponent turns/30, knockable",
-        "target": "the signed points the hand paid the discarding champion",
+        "target": "the signed points the hand paid the discarding champion" + (
+            " (rows where it did not knock after the discard)" if play_on else ""),
         "data": {"folder": str(data_dir), "sha256": data_hash(Path(data_dir)), "rows": int(len(x)),
                  "train_rows": int((~val).sum()), "validation_rows": int(val.sum()),
                  "games": int(len(np.unique(game))), "opponents": list(OPPONENT_POOL),
@@ -201,9 +206,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--td-lambda", type=float, default=1.0)
     parser.add_argument("--generations", type=int, default=1)
+    parser.add_argument("--play-on", action="store_true", help="train the play-on network (rows without a knock)")
     args = parser.parse_args(argv)
     train(args.data, args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
-          generations=args.generations)
+          generations=args.generations, play_on=args.play_on)
 
 
 if __name__ == "__main__":
