@@ -174,6 +174,7 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
     write_card(path, {
         "name": "champion afterstate value" + (", playing on" if play_on else ""),
         "architecture": f"MLP {AFTERSTATE_WIDTH} -> " + " -> ".join(f"{h} ReLU" for h in HIDDEN) + " -> 1",
+        "parameters": sum(p.numel() for p in scaled.parameters()),
         "input": "ginbots.players.afterstate_value.afterstate_input: hand after the discard, its melded cards, "
                  "the card thrown, the pile, the opponent's sure / taken / declined / thrown cards, the opponent "
                  "model's holding chances (52 each); deadwood/50, stock/31, opponent turns/30, knockable",
