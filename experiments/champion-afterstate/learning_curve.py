@@ -13,15 +13,14 @@ import sys
 
 import numpy as np
 
-from ginbots.training.afterstate_train import POINT_SCALE, _fit, build_model, inputs, load
+from ginbots.training.afterstate_train import POINT_SCALE, _fit, build_model, held_out, inputs, load
 
 
 def main(data_dir: str, out: str) -> None:
     data = load(data_dir)
     x = inputs(data)
     y = (data["points"].astype(np.float32) / POINT_SCALE)[:, None]
-    game = data["episode"] // 200
-    val = game % 5 == 0
+    game, val = held_out(data["episode"])
     baseline = float(((y[val] - y[~val].mean()) ** 2).mean()) * POINT_SCALE ** 2
     rows = []
     for share in (0.25, 0.5, 1.0):

@@ -47,6 +47,12 @@ def load(folder: str | Path) -> dict[str, np.ndarray]:
     return {f: np.concatenate([p[f] for p in parts]) for f in FIELDS}
 
 
+def held_out(episode: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's game and whether it is held out for validation (every fifth game, all its rows)."""
+    game = episode // 200  # afterstate_data numbers a row's episode (2 x game + seat) x 100 + hand
+    return game, game % 5 == 0
+
+
 def inputs(data: dict[str, np.ndarray]) -> np.ndarray:
     return afterstate_input(data["after"], data["thrown"], data["pile"], data["opp_known"], data["picked"],
                             data["declined"], data["opp_discards"], data["holds"], data["stock"], data["opp_turns"])
@@ -141,8 +147,7 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
         data = {f: a[~data["knocked"]] for f, a in data.items()}
     x = inputs(data)
     outcome = (data["points"].astype(np.float32) / POINT_SCALE)[:, None]
-    game = data["episode"] // 200
-    val = game % 5 == 0
+    game, val = held_out(data["episode"])
     baseline = float(((outcome[val] - outcome[~val].mean()) ** 2).mean()) * POINT_SCALE ** 2
     print(f"{len(x):,} rows, {len(np.unique(game)):,} games; validation error of the mean alone {baseline:.1f}")
     start = time.time()
