@@ -19,9 +19,14 @@ def _hands(result):
     return [(h.winner, h.points) for h in result.hands], result.scores
 
 
-def test_the_recorder_without_exploring_plays_the_champions_own_games():
-    plain = play_game([ChampionPlayer(seed=5, worlds=16), SimplePlayer(seed=6)], seed=31, config=TWO_HANDS)
-    recorder = ExploringChampion(seed=5, worlds=16, explore=0.0)
+@pytest.mark.parametrize("recorder_params, champion_params", [
+    ({}, {"afterstate_weight": 0.0}),  # the first generation: the champion without the network
+    ({"afterstate_weight": 1.0}, {}),  # a later one: today's default champion
+])
+def test_the_recorder_without_exploring_plays_the_champions_own_games(recorder_params, champion_params):
+    plain = play_game([ChampionPlayer(seed=5, worlds=16, **champion_params), SimplePlayer(seed=6)], seed=31,
+                      config=TWO_HANDS)
+    recorder = ExploringChampion(seed=5, worlds=16, explore=0.0, **recorder_params)
     recorded = play_game([recorder, SimplePlayer(seed=6)], seed=31, config=TWO_HANDS)
     assert _hands(recorded) == _hands(plain)
     assert recorder.rows and not any(r["explored"] for r in recorder.rows)

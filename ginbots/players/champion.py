@@ -157,11 +157,12 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "discard leaves (learned_net), added to the heuristic's discard values; 0: off"),
         Hyperparameter("learned_net", str, "random-256-worst", choices=LEARNED_NETS, tunable=False,
                        doc="the Dual Inception network learned_discard reads (its dataset name)"),
-        Hyperparameter("afterstate_weight", float, 0.0, 0.0, 5.0,
+        Hyperparameter("afterstate_weight", float, 1.0, 0.0, 5.0,
                        doc="weight (heuristic utility per point) of the afterstate value, a network trained on the "
                            "champion's own games that predicts the points of the position each discard leaves "
                            "(ginbots.players.afterstate_value, weights/afterstate_value.onnx), added to the "
-                           "heuristic's discard values; 0: off"),
+                           "heuristic's discard values; 0: off (the default before it was measured: 1 won 76.3% "
+                           "of 10,000 games against simple where 0 won 74.7% of the same deals)"),
         Hyperparameter("knock_leaf", str, "playouts", choices=("playouts", "learned"), tunable=False,
                        doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
                            "learned (the afterstate network trained on the positions the champion played on from, "

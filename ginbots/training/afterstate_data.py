@@ -35,6 +35,9 @@ class ExploringChampion(ChampionPlayer):
     """The champion, recording the position after each of its discards (and sometimes exploring)."""
 
     def __init__(self, *, seed: int | None = None, explore: float = 0.15, **params) -> None:
+        # The shipped networks learned from the champion playing without them (the first generation);
+        # recording with a network's help (a later generation) is asked for with afterstate_weight.
+        params.setdefault("afterstate_weight", 0.0)
         super().__init__(seed=seed, **params)
         self.explore = explore
         self.explore_rng = random.Random(derive_seed(seed or 0, 7))

@@ -58,14 +58,14 @@ def inputs(data: dict[str, np.ndarray]) -> np.ndarray:
                             data["declined"], data["opp_discards"], data["holds"], data["stock"], data["opp_turns"])
 
 
-def build_model(seed: int) -> Any:
+def build_model(seed: int, hidden: tuple[int, ...] = HIDDEN) -> Any:
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
     layers: list[nn.Module] = []
     width = AFTERSTATE_WIDTH
-    for h in HIDDEN:
+    for h in hidden:
         layers += [nn.Linear(width, h), nn.ReLU(), nn.Dropout(DROPOUT)]
         width = h
     layers.append(nn.Linear(width, 1))
@@ -133,7 +133,7 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
 
 def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: int = 512, lr: float = 1e-3,
           weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
-          play_on: bool = False) -> Path:
+          play_on: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Path:
     """Fit the network on every chunk in ``data_dir``, export it and its card to ``out_dir``. With
     ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
     the previous fit's values (validation is always against the hands' real points). ``play_on``: only
@@ -154,7 +154,7 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
     history: list[dict] = []
     y = outcome
     for generation in range(generations):
-        model = build_model(seed + generation)
+        model = build_model(seed + generation, hidden)
         fits, best = _fit(model, x, y, val, epochs=epochs, batch=batch, lr=lr, weight_decay=weight_decay,
                           seed=seed + generation, label=f"generation {generation}: ")
         if generation:  # validation against the hands' points, not the bootstrapped targets
@@ -178,7 +178,7 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
                       dynamic_axes={"x": {0: "batch"}, "points": {0: "batch"}}, dynamo=False)
     write_card(path, {
         "name": "champion afterstate value" + (", playing on" if play_on else ""),
-        "architecture": f"MLP {AFTERSTATE_WIDTH} -> " + " -> ".join(f"{h} ReLU" for h in HIDDEN) + " -> 1",
+        "architecture": f"MLP {AFTERSTATE_WIDTH} -> " + " -> ".join(f"{h} ReLU" for h in hidden) + " -> 1",
         "parameters": sum(p.numel() for p in scaled.parameters()),
         "input": "ginbots.players.afterstate_value.afterstate_input: hand after the discard, its melded cards, "
                  "the card thrown, the pile, the opponent's sure / taken / declined / thrown cards, the opponent "
@@ -213,9 +213,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--td-lambda", type=float, default=1.0)
     parser.add_argument("--generations", type=int, default=1)
     parser.add_argument("--play-on", action="store_true", help="train the play-on network (rows without a knock)")
+    parser.add_argument("--hidden", default=",".join(map(str, HIDDEN)),
+                        help="widths of the hidden layers, comma-separated (default %(default)s)")
     args = parser.parse_args(argv)
+    hidden = tuple(int(w) for w in args.hidden.split(","))
+    if not hidden or min(hidden) < 1:
+        parser.error(f"--hidden {args.hidden!r}: give positive layer widths, such as 256,128")
     train(args.data, args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
-          generations=args.generations, play_on=args.play_on)
+          generations=args.generations, play_on=args.play_on, hidden=hidden)
 
 
 if __name__ == "__main__":
