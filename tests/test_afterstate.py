@@ -122,3 +122,19 @@ def test_td_targets_bootstrap_within_a_hand_and_end_on_its_points():
     first = 0.5 * 2 + 0.5 * middle
     np.testing.assert_allclose(td_targets(outcome, episode, values, lam), [first, middle, last, 0.5 * 8 + 0.5 * -4, -4])
     np.testing.assert_allclose(td_targets(outcome, episode, values, 1.0), outcome)
+
+
+def test_the_default_champion_reads_and_packs_its_afterstate_network(tmp_path):
+    import zipfile
+    from pathlib import Path
+
+    from ginbots.connect.package import build_package
+
+    def names(bot):
+        return {Path(p).name for p in bot.weight_files()}
+
+    assert ChampionPlayer(seed=0).params["afterstate_weight"] == 1.0
+    assert {"afterstate_value.onnx", "afterstate_value.card.json"} <= names(ChampionPlayer(seed=0))
+    assert "afterstate_value.onnx" not in names(ChampionPlayer(seed=0, afterstate_weight=0.0))
+    archive = build_package("champion", out_dir=tmp_path)
+    assert "weights/afterstate_value.onnx" in zipfile.ZipFile(archive).namelist()

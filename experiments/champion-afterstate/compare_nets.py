@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
     print(json.dumps({"opponent": old["opponent"], "seed": old["seed"], "deals": old["deals"],
                       "old": [argv[0], old_spec], "new": [argv[2], new_spec],
-                      "mean": round(mean, 3), "se": round(se, 3)}))
+                      "mean": round(mean, 2), "se": round(se, 2)}))
     return 0
 
 

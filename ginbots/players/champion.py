@@ -32,6 +32,9 @@ heuristic's (document 002) with the weights its tuning found; on top of it:
   they overrate knocking; each searched knock's predicted points are compared with
   what the hand paid, and later knocks in the game are marked down by the shrunk
   mean error. Against gin-waiting play this cut the undercuts it suffered by a quarter.
+- **A learned discard term** (``afterstate_weight``, 1). A network trained on the champion's
+  own games (``ginbots.players.afterstate_value``) values the position each candidate discard
+  leaves; W times its value is added to the heuristic's discard values.
 
 Search is metered in work, not seconds: past ``game_playouts`` playouts in a game it stops
 searching and plays the heuristic alone, so the same seed gives the same games on any machine, at
