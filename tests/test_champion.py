@@ -277,7 +277,7 @@ def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
     rng = random.Random(11)
     deck = list(range(52))
     rng.shuffle(deck)
-    players = {w: ChampionPlayer(seed=4, learned_discard=w) for w in (0.0, 0.5)}
+    players = {w: ChampionPlayer(seed=4, learned_discard=w, afterstate_weight=0.0) for w in (0.0, 0.5)}
     for player in players.values():
         player.prepare()
         player.new_game(4)
@@ -288,7 +288,7 @@ def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
     holds = plain.estimator().estimate(plain.knowledge)
     base = plain.discard_values(candidates, plain.sampled_opponents(holds), holds, prune=False)
     holds = learned.estimator().estimate(learned.knowledge)
-    values = learned.discard_values(candidates, learned.sampled_opponents(holds), holds)
+    values = learned.discard_values(candidates, learned.sampled_opponents(holds), holds, prune=False)
     offence = learned_offence(learned.hand, candidates, learned.knowledge, "random-256-worst")
     assert abs(float(offence.sum())) < 1e-6 and float(offence.std()) > 0.1
     for card, score in zip(candidates, offence):

@@ -166,6 +166,33 @@ def test_opponent_gain_steers_the_discard_away_from_a_known_pair() -> None:
     assert blind_values[parse_card("7D")] > blind_values[parse_card("6C")]
 
 
+def test_pruned_discard_values_with_added_terms_pick_the_same_card() -> None:
+    """A subclass's terms (the champion's learned values) are added after the gain, in order; with
+    pruning, skipped candidates keep an upper bound and the best card is the one full scoring picks."""
+    def position() -> HeuristicUtilityPlayer:  # a fresh, identical player per call: scoring draws random cards
+        player = _player()
+        _deal(player, "AS 2S 3S 5C 5D 9H 9C 4D JH KS", drawn="7C")
+        return player
+
+    hand = position().hand
+    candidates = [c for c in range(52) if hand >> c & 1]
+    rng = np.random.default_rng(5)
+    skipped = 0
+    for trial in range(20):
+        terms = [dict(zip(candidates, rng.normal(0, 0.05, len(candidates)))) for _ in range(2)]
+        plain = position()
+        base = plain.discard_values(candidates, plain.sampled_opponents(), prune=False)
+        full_player, pruned_player = position(), position()
+        full = full_player.discard_values(candidates, full_player.sampled_opponents(), prune=False, terms=terms)
+        pruned = pruned_player.discard_values(candidates, pruned_player.sampled_opponents(), terms=terms)
+        assert all(full[c] == base[c] + terms[0][c] + terms[1][c] for c in candidates)
+        assert all(pruned[c] >= full[c] for c in candidates)
+        best = max(full, key=lambda c: (full[c], -c))
+        assert max(pruned, key=lambda c: (pruned[c], -c)) == best and pruned[best] == full[best]
+        skipped += sum(pruned[c] > full[c] for c in candidates)
+    assert skipped  # the pruning was exercised
+
+
 def test_knock_modification_holds_a_high_knock_when_the_opponent_looks_close() -> None:
     hand = "AS 2S 3S 5C 5D 5H 9H 9C 9D"
     eager = _player(close_share=1.0, close_deadwood=0)

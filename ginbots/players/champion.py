@@ -508,16 +508,19 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         learned, afterstate = self.params["learned_discard"], self.params["afterstate_weight"]
         if not (learned or afterstate) or len(candidates) < 2:
             return super().discard_values(candidates, opponents, holds, prune)
-        values = super().discard_values(candidates, opponents, holds, prune=False)
+        terms = []
         if learned:
             offence = learned_offence(self.hand, candidates, self.knowledge, self.params["learned_net"])
-            values = {c: values[c] + learned * float(o) for c, o in zip(candidates, offence)}
+            terms.append({c: learned * float(o) for c, o in zip(candidates, offence)})
         if afterstate:
             if holds is None:
                 holds = self.opponent_view()[0]
             points = afterstate_values(self.knowledge, candidates, holds)
-            values = {c: values[c] + afterstate * float(p) for c, p in zip(candidates, points)}
-        return values
+            terms.append({c: afterstate * float(p) for c, p in zip(candidates, points)})
+        # Pruned values are upper bounds: fine for the heuristic's best discard, not for the discard
+        # search, which ranks the best few.
+        exact = self.params["search_discards"] != "off"
+        return super().discard_values(candidates, opponents, holds, prune=prune and not exact, terms=terms)
 
     def _search_discard(self, choice: int) -> int:
         hand = self.hand

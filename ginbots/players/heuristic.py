@@ -18,7 +18,7 @@ upwards (Jensen); a simulated opponent throws one of its unmelded cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -190,14 +190,15 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         return max(values, key=lambda c: (values[c], -c))
 
     def discard_values(self, candidates: list[int], opponents: np.ndarray,
-                       holds: np.ndarray | None = None, prune: bool = True) -> dict[int, float]:
-        """Own utility after each discard minus OPP_UTIL_IMPORTANCE x the opponent's expected gain.
+                       holds: np.ndarray | None = None, prune: bool = True,
+                       terms: Sequence[Mapping[int, float]] = ()) -> dict[int, float]:
+        """Own utility after each discard minus OPP_UTIL_IMPORTANCE x the opponent's expected gain,
+        plus each of a subclass's ``terms`` in turn.
 
-        The gain is never negative, so a candidate whose own utility is already
-        below the best value found cannot win: candidates are scored best-own
-        first and the rest keep their own utility as an upper bound (the
-        chosen card is the same as with every gain computed). ``prune=False``
-        computes every gain, for callers that add terms of their own.
+        The gain is never negative, so a candidate whose own utility (plus its terms) is already
+        below the best value found cannot win: candidates are scored best bound first and the rest
+        keep that bound as their value (the chosen card is the same as with every gain computed).
+        ``prune=False`` computes every gain, for callers that rank more than the best.
         """
         in_opp_meld = in_opponent_meld_probability(
             self.estimator().estimate(self.knowledge) if holds is None else holds)
@@ -207,13 +208,23 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         stock = None
         values: dict[int, float] = {}
         best = -np.inf
-        for c in sorted(candidates, key=lambda c: -own[c]):
-            if (prune and own[c] <= best) or importance == 0:
-                values[c] = own[c]
+
+        def with_terms(value: float, c: int) -> float:
+            for term in terms:  # added in order, so that values match adding them afterwards bit for bit
+                value += term[c]
+            return value
+
+        bound = {c: with_terms(own[c], c) for c in candidates}
+        # With terms, a bound equal to the best is scored in full (a pruned value must not tie the best);
+        # without, the document's heuristic has always kept own utility there.
+        tied_ok = not terms
+        for c in sorted(candidates, key=lambda c: -bound[c]):
+            if (prune and (bound[c] < best or (tied_ok and bound[c] == best))) or importance == 0:
+                values[c] = bound[c]
                 continue
             if stock is None:
                 stock = self.opponent_stock_utilities(opponents)
-            values[c] = own[c] - importance * self.opponent_gain(c, opponents, stock)
+            values[c] = with_terms(own[c] - importance * self.opponent_gain(c, opponents, stock), c)
             best = max(best, values[c])
         return values
 
