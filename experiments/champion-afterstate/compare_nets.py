@@ -9,8 +9,9 @@ Usage: python experiments/champion-afterstate/compare_nets.py OLD.json OLD_SPEC 
 from __future__ import annotations
 
 import json
-import math
 import sys
+
+from ginbots.arena.stats import mean_and_se
 
 
 def load(path: str) -> dict:
@@ -27,9 +28,7 @@ def main(argv: list[str]) -> int:
         if old[key] != new[key]:
             print(f"the runs differ in {key}: {old[key]} vs {new[key]}; their deals are not paired", file=sys.stderr)
             return 1
-    diffs = [b - a for a, b in zip(old["points"][old_spec], new["points"][new_spec])]
-    mean = sum(diffs) / len(diffs)
-    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+    mean, se = mean_and_se([b - a for a, b in zip(old["points"][old_spec], new["points"][new_spec])])
     print(json.dumps({"opponent": old["opponent"], "seed": old["seed"], "deals": old["deals"],
                       "old": [argv[0], old_spec], "new": [argv[2], new_spec],
                       "mean": round(mean, 2), "se": round(se, 2)}))

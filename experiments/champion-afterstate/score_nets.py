@@ -15,15 +15,8 @@ import sys
 
 import numpy as np
 
+from ginbots.players.afterstate_value import AfterstateValue
 from ginbots.training.afterstate_train import held_out, inputs, load
-
-
-def predict(path: str, x: np.ndarray) -> np.ndarray:
-    import onnxruntime as ort
-
-    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
-    step = 65536
-    return np.concatenate([session.run(None, {"x": x[i:i + step]})[0][:, 0] for i in range(0, len(x), step)])
 
 
 def main(data_dir: str, first_new: str, *nets: str) -> None:
@@ -34,7 +27,7 @@ def main(data_dir: str, first_new: str, *nets: str) -> None:
     mean = points[~val & ~new].mean()
     sets = {"held-out": val, "held-out, new games": val & new, "new games": new}
     for net in nets:
-        predicted = predict(net, x)
+        predicted = AfterstateValue(net)(x)
         for name, rows in sets.items():
             mse = float(((predicted[rows] - points[rows]) ** 2).mean())
             base = float(((points[rows] - mean) ** 2).mean())

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 from ginbots.arena.match import MatchConfig, run_match
+from ginbots.arena.stats import mean_and_se
 from ginbots.game.engine import GameConfig
 from ginbots.players.registry import parse_spec
 
@@ -67,11 +67,6 @@ def main(argv: list[str] | None = None) -> None:
                        "summary": summary, "differences": differences, "points": per_spec}, fh)
 
 
-def mean_and_se(values: list[float]) -> tuple[float, float]:
-    """The mean and its standard error."""
-    mean = sum(values) / len(values)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (len(values) - 1))
-    return mean, sd / math.sqrt(len(values))
 
 if __name__ == "__main__":
     sys.exit(main())

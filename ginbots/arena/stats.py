@@ -14,6 +14,13 @@ def z_for(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
+def mean_and_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (sample standard deviation over sqrt(n))."""
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (len(values) - 1))
+    return mean, sd / math.sqrt(len(values))
+
+
 def wilson(successes: float, trials: float, confidence: float = 0.90) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion; (0, 1) with no trials."""
     if trials <= 0:

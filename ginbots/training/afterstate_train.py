@@ -213,14 +213,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--td-lambda", type=float, default=1.0)
     parser.add_argument("--generations", type=int, default=1)
     parser.add_argument("--play-on", action="store_true", help="train the play-on network (rows without a knock)")
-    parser.add_argument("--hidden", default=",".join(map(str, HIDDEN)),
-                        help="widths of the hidden layers, comma-separated (default %(default)s)")
+    parser.add_argument("--hidden", type=layer_widths, default=HIDDEN,
+                        help=f"widths of the hidden layers, comma-separated (default {','.join(map(str, HIDDEN))})")
     args = parser.parse_args(argv)
-    hidden = tuple(int(w) for w in args.hidden.split(","))
-    if not hidden or min(hidden) < 1:
-        parser.error(f"--hidden {args.hidden!r}: give positive layer widths, such as 256,128")
     train(args.data, args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
-          generations=args.generations, play_on=args.play_on, hidden=hidden)
+          generations=args.generations, play_on=args.play_on, hidden=args.hidden)
+
+
+def layer_widths(text: str) -> tuple[int, ...]:
+    """``--hidden``: comma-separated positive layer widths, such as 256,128."""
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        widths = ()
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give positive layer widths, such as 256,128")
+    return widths
 
 
 if __name__ == "__main__":
