@@ -293,3 +293,23 @@ def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
     assert abs(float(offence.sum())) < 1e-6 and float(offence.std()) > 0.1
     for card, score in zip(candidates, offence):
         assert abs(values[card] - (base[card] + 0.5 * float(score))) < 1e-6
+
+
+def test_world_tilt_samples_structured_opponent_hands_consistent_with_what_we_know():
+    """world_tilt keeps the estimator's hands in proportion to exp(-tilt x deadwood): the worlds' mean
+    deadwood falls, every hand stays one the opponent may hold, and the same seed gives the same hands."""
+    from statistics import mean
+
+    from ginbots.game.melds import min_deadwood as dw
+
+    def worlds(tilt: float) -> tuple[list[int], int]:
+        bot = ChampionPlayer(seed=3, world_tilt=tilt, worlds=200)
+        bot.new_game(3)
+        bot.start_hand(0, 0, mask_of([0, 13, 26, 1, 14, 27, 40, 5, 18, 31]))
+        return [w[0] for w in bot.sampled_worlds()], bot.knowledge.unknown
+
+    plain, unknown = worlds(0.0)
+    tilted, _ = worlds(0.1)
+    assert tilted == worlds(0.1)[0]
+    assert all(h.bit_count() == 10 and h & ~unknown == 0 for h in plain + tilted)
+    assert mean(map(dw, tilted)) < mean(map(dw, plain)) - 5

@@ -14,13 +14,11 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 import re
-import statistics
 import sys
 from pathlib import Path
 
-from ginbots.arena.stats import wilson
+from ginbots.arena.stats import mean_and_se, wilson
 
 CHUNK_NAME = re.compile(r"^(?P<prefix>.+?)__vs__(?P<opponent>.+)__(?P<index>\d+)\.json$")
 
@@ -57,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         lo_b, hi_b = wilson(wins_b, games_b, 0.90)
         # Chunk-level spread of the paired difference (chunks are independent deals).
         diffs = [a[opponent][i][0] / a[opponent][i][1] - b[opponent][i][0] / b[opponent][i][1] for i in common]
-        spread = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+        spread = mean_and_se(diffs)[1] if len(diffs) > 1 else float("nan")
         print(f"{opponent:24s} chunks {common[0]}-{common[-1]} ({len(common)}): "
               f"A {100 * wins_a / games_a:5.1f}% [{100 * lo_a:.1f}, {100 * hi_a:.1f}] ({wins_a}/{games_a})  "
               f"B {100 * wins_b / games_b:5.1f}% [{100 * lo_b:.1f}, {100 * hi_b:.1f}] ({wins_b}/{games_b})  "

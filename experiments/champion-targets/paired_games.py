@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import statistics
 import sys
 
 from ginbots.arena.match import MatchConfig, run_match
+from ginbots.arena.stats import mean_and_se
 from ginbots.players.registry import parse_spec
 
 
@@ -38,8 +37,8 @@ def compare(paths: list[str]) -> None:
         print(f"{run['spec']:55s} {100 * sum(run['wins']) / n:5.1f}%  ({n} games, seed {run['seed']})")
     for run in runs[1:]:
         d = [a - b for a, b in zip(run["wins"], base["wins"])]
-        mean, sd = statistics.mean(d), statistics.stdev(d)
-        print(f"  {run['spec']} - {base['spec']}: {100 * mean:+.2f} +- {100 * sd / math.sqrt(len(d)):.2f} points "
+        mean, se = mean_and_se(d)
+        print(f"  {run['spec']} - {base['spec']}: {100 * mean:+.2f} +- {100 * se:.2f} points "
               f"({sum(x != 0 for x in d)} of {len(d)} games differ)")
 
 

@@ -61,7 +61,7 @@ from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.snapshot import masks_of
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
-from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
+from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import equity_table, hand_utility, points_per_equity
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
@@ -170,6 +170,12 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
                            "learned (the afterstate network trained on the positions the champion played on from, "
                            "weights/afterstate_play_on.onnx)"),
+        Hyperparameter("world_tilt", float, 0.0, 0.0, 1.0,
+                       doc="structure in the sampled opponent hands: draw tilt_pool times as many from the "
+                           "estimator and keep them in proportion to exp(-world_tilt x deadwood), since hands drawn "
+                           "card by card from its chances hold fewer melds than players keep; 0: off"),
+        Hyperparameter("tilt_pool", int, 4, 1, 64, tunable=False,
+                       doc="with world_tilt: opponent hands drawn per world before the weighted resampling"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                        doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                            "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
@@ -391,11 +397,28 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def sampled_worlds(self) -> list[World]:
         """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
         k = self.knowledge
+        count, tilt = self.params["worlds"], self.params["world_tilt"]
         if self.trusts_filter():
-            hands = self.filter_sample(self.params["worlds"])
+            hands = self.filter_sample(count)
+        elif tilt > 0:
+            hands = self._tilted_hands(count, tilt)
         else:
-            hands = [int(h) for h in masks_of(self.estimator().sample(k, self.params["worlds"], self._numpy_rng()))]
+            hands = [int(h) for h in masks_of(self.estimator().sample(k, count, self._numpy_rng()))]
         return worlds_for(hands, k.unknown, k.stock_size, self.rng, self.playout_code())
+
+    def _tilted_hands(self, count: int, tilt: float) -> list[int]:
+        """``count`` opponent hands drawn ``tilt_pool`` times over from the estimator and resampled with
+        weight exp(-tilt x deadwood). The estimator's hands are drawn card by card from its chances, so
+        they hold fewer melds than a player keeps: their mean deadwood at our searched knocks was 39.4
+        where Simple held 30.8 (the knock's value was overrated accordingly)."""
+        rng = self._numpy_rng()
+        pool = masks_of(self.estimator().sample(self.knowledge, count * self.params["tilt_pool"], rng))
+        deadwood, _ = deadwood_and_melded_batch(pool.astype(np.uint64))
+        weights = np.exp(-tilt * (deadwood - deadwood.min()))
+        # Systematic resampling: each hand kept about count x its weight share times, with one draw.
+        edges = np.cumsum(weights / weights.sum())
+        picks = np.searchsorted(edges, (rng.random() + np.arange(count)) / count)
+        return [int(pool[min(i, len(pool) - 1)]) for i in picks]
 
     def _knock_at(self) -> tuple[int, int]:
         return self.params["rollout_knock_at"], self.opponent_knock_at()
