@@ -1,0 +1,94 @@
+"""How well the champion's sampled worlds describe the opponent at its searched knocks.
+
+Plays games to 100 in this process against a bundle bot and, at every knock the champion searched and
+took, compares what its worlds said with what the hand showed: the mean deadwood of the worlds'
+opponent hands against the opponent's true deadwood (revealed at the end of the hand, the same hand
+it held at our knock), and the predicted points of knocking against the points the hand paid.
+
+Usage: python experiments/champion-tilt/knock_calibration.py OPPONENT [--spec champion:...] --games N --seed S --json OUT
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from statistics import mean
+from typing import Any
+
+from ginbots.arena.stats import mean_and_se
+from ginbots.game.engine import play_game
+from ginbots.game.melds import min_deadwood
+from ginbots.players.champion import ChampionPlayer
+from ginbots.players.registry import parse_spec
+
+
+class CalibratedChampion(ChampionPlayer):
+    """The champion, recording each searched knock it took and what the hand then showed."""
+
+    def new_game(self, seed: int | None = None) -> None:
+        super().new_game(seed)
+        self.records: list[dict[str, Any]] = getattr(self, "records", [])
+        self.this_hand: dict[str, Any] | None = None
+
+    def knock(self):
+        self.searched = None
+        melds = super().knock()
+        if melds is not None and self.searched is not None:
+            self.this_hand = self.searched
+        return melds
+
+    def _knock_values(self, hand: int):
+        values = super()._knock_values(hand)
+        self.searched = {"our_deadwood": min_deadwood(hand), "predicted": values[3],
+                         "world_deadwood": mean(min_deadwood(w[0]) for w in self.worlds)}
+        return values
+
+    def report_final_hand(self, seat: int, hand: int) -> None:
+        super().report_final_hand(seat, hand)
+        if seat != self.seat and self.this_hand is not None:
+            self.this_hand["true_deadwood"] = min_deadwood(hand)
+
+    def report_scores(self, scores: tuple[int, int]) -> None:
+        ours = scores[self.seat] - self.last_scores[self.seat]
+        theirs = scores[1 - self.seat] - self.last_scores[1 - self.seat]
+        super().report_scores(scores)
+        if self.this_hand is not None and "true_deadwood" in self.this_hand:
+            self.records.append({**self.this_hand, "realised": ours - theirs})
+        self.this_hand = None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("opponent")
+    parser.add_argument("--spec", default="champion")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    spec = parse_spec(args.spec)
+    if spec.name != "champion":
+        parser.error("--spec must be a champion spec")
+    bot = CalibratedChampion(seed=args.seed, **spec.params)
+    bot.prepare()
+    wins = 0
+    for g in range(args.games):
+        opponent = parse_spec(args.opponent).make(seed=args.seed + g)
+        seats = (bot, opponent) if g % 2 == 0 else (opponent, bot)
+        result = play_game(seats, args.seed + g, player_seeds=[args.seed + g, args.seed + g + 7])
+        wins += result.winner == seats.index(bot)
+    rows = bot.records
+    summary = {"spec": args.spec, "opponent": args.opponent, "games": args.games, "seed": args.seed, "wins": wins,
+               "knocks": len(rows)}
+    for key in ("world_deadwood", "true_deadwood", "predicted", "realised"):
+        summary[key] = dict(zip(("mean", "se"), mean_and_se([r[key] for r in rows])))
+    print(f"{args.spec} vs {args.opponent}: {len(rows)} searched knocks in {args.games} games; opponent deadwood "
+          f"worlds {summary['world_deadwood']['mean']:.1f}, true {summary['true_deadwood']['mean']:.1f}; "
+          f"knock points predicted {summary['predicted']['mean']:+.1f}, realised {summary['realised']['mean']:+.1f} "
+          f"+- {summary['realised']['se']:.1f}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(summary, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
