@@ -97,3 +97,37 @@ def test_score_aware_once_shown_scores_a_games_first_hand_in_points():
     bot.hand_rhos.extend([0.05, 0.02])
     bot.start_hand(0, 0, mask_of(range(10)))
     assert bot.utility is None
+
+
+def test_an_edge_moves_who_wins_hands_not_their_sizes():
+    """with_edge(share) gives the first player ``share`` of the hands, each side's sizes in their shapes;
+    a half is the even table, and more hands won is a higher chance of the game from 0-0."""
+    import pytest
+
+    from ginbots.search.equity import HAND_POINTS, equity_table, with_edge
+
+    even = with_edge(0.5)
+    total = sum(c for _, c in HAND_POINTS)
+    assert all(abs(c - c0 / total) < 1e-12 for (_, c), (_, c0) in zip(even, [r for r in HAND_POINTS if r[0]]))
+    assert abs(equity_table(even)[0, 0] - 0.5) < 1e-9
+    ahead = with_edge(0.6)
+    assert abs(sum(c for p, c in ahead if p > 0) - 0.6) < 1e-12
+    assert equity_table(ahead)[0, 0] > 0.6 > equity_table(with_edge(0.4))[0, 0] + 0.2
+    with pytest.raises(ValueError, match="strictly between 0 and 1"):
+        with_edge(1.0)
+
+
+def test_score_edge_reads_the_hands_this_game_shows():
+    from ginbots.search.equity import with_edge
+
+    bot = ChampionPlayer(seed=0, score_aware=True, score_edge=4.0)
+    bot.new_game(0)
+    bot.start_hand(1, 0, mask_of(range(10)))  # we sit in seat 1
+    assert bot._edge_points() == (with_edge(0.5),)
+    bot.report_scores((0, 27))   # won
+    bot.report_scores((0, 27))   # a cancelled hand: not decided
+    bot.report_scores((12, 27))  # lost
+    bot.report_scores((12, 60))  # won
+    assert (bot.hands_won, bot.hands_decided) == (2, 3)
+    assert bot._edge_points() == (with_edge(0.55),)  # (2 + 2) / (3 + 4) = 0.571, in steps of 0.05
+    assert ChampionPlayer(seed=0)._edge_points() == ()  # score_edge=0: two equal players

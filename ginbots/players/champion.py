@@ -63,7 +63,7 @@ from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
-from ginbots.search.equity import equity_table, hand_utility, points_per_equity
+from ginbots.search.equity import equity_table, hand_utility, points_per_equity, with_edge
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
@@ -154,6 +154,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "Simple-like (`switch_by`); or only once a finished hand has shown it so (the game's "
                            "first hand scored in points). Measured: +1.0 and +1.6 against simple, still -0.6 and "
                            "-1.0 against heuristic:tuned"),
+        Hyperparameter("score_edge", float, 0.0, 0.0, 100.0,
+                       doc="with score_aware: the game's equity from hand odds inferred in this game (hands won "
+                           "over hands decided, shrunk toward even as if this many more had split evenly, in "
+                           "steps of 0.05) instead of two equal players; 0: equal players"),
         Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
         Hyperparameter("learned_discard", float, 0.0, 0.0, 5.0,
                        doc="weight (heuristic utility per point) of a learned offensive score of the hand each "
@@ -210,6 +214,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.knock_errors: list[float] = self._carried("knock_errors")
         self.last_scores = (0, 0)
         self.hands_scored = 0
+        self.hands_won = self.hands_decided = 0  # hands this game: won, and won or lost (score_edge)
         self.pending_knock: float | None = None
         self.second_lead = 0.0  # log score of the second estimator minus the first's, revealed hands so far
         self.hand_rhos: list[float] = self._carried("hand_rhos")  # the filter's rho at the end of each hand
@@ -228,9 +233,18 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
         if self.params["score_aware"] and self._score_aware_now():
-            table = equity_table()
+            table = equity_table(*self._edge_points())
             ours, theirs = self.last_scores[self.seat], self.last_scores[1 - self.seat]
             self.utility = hand_utility(table, ours, theirs, points_per_equity(table), -RESULT_BOUND, RESULT_BOUND)
+
+    def _edge_points(self) -> tuple:
+        """The hand-points table for this game's equity: equal players, or with ``score_edge`` the
+        share of hands this game shows we win (shrunk toward a half, in steps of 0.05)."""
+        prior = self.params["score_edge"]
+        if prior <= 0:
+            return ()
+        share = (self.hands_won + prior / 2) / (self.hands_decided + prior)
+        return (with_edge(min(max(round(share * 20) / 20, 0.05), 0.95)),)
 
     def _score_aware_now(self) -> bool:
         """Whether this hand's playouts are scored by game equity (``score_aware_against``)."""
@@ -309,6 +323,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         theirs = scores[1 - self.seat] - self.last_scores[1 - self.seat]
         self.last_scores = tuple(scores)
         self.hands_scored += 1
+        if ours != theirs:
+            self.hands_decided += 1
+            self.hands_won += ours > theirs
         if self._switch_by_filter() and self.filter.started:
             self.hand_rhos.append(self.filter.rho)
         if self.pending_knock is not None:

@@ -51,7 +51,7 @@ def _distribution(table: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, np.nd
     return points, counts / counts.sum()
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)
 def equity_table(table: tuple[tuple[int, int], ...] = HAND_POINTS, goal: int = GOAL_SCORE) -> np.ndarray:
     """(goal + 1, goal + 1) array: the chance that the player with the first score reaches ``goal``
     first; scores are capped at ``goal`` (row ``goal``: won, column ``goal``: lost)."""
@@ -80,3 +80,13 @@ def hand_utility(table: np.ndarray, ours: int, theirs: int, scale: float, low: i
     ours, theirs = min(max(ours, 0), goal), min(max(theirs, 0), goal)  # a host's odd scores stay in the table
     return [scale * table[min(ours + max(x, 0), goal), min(theirs + max(-x, 0), goal)]
             for x in range(low, high + 1)]
+
+
+def with_edge(share: float, table: tuple[tuple[int, int], ...] = HAND_POINTS) -> tuple[tuple[int, float], ...]:
+    """``table`` with the hands one player wins reweighted to ``share`` of the hands (the rest to the
+    other): the sizes of won and lost hands keep their shapes, only who wins them moves."""
+    won = sum(c for p, c in table if p > 0)
+    lost = sum(c for p, c in table if p < 0)
+    if not 0.0 < share < 1.0 or not won or not lost:
+        raise ValueError("a share of hands won must lie strictly between 0 and 1, on a table with both signs")
+    return tuple((p, c * share / won if p > 0 else c * (1 - share) / lost) for p, c in table if p != 0)
