@@ -123,11 +123,11 @@ def test_score_edge_reads_the_hands_this_game_shows():
     bot = ChampionPlayer(seed=0, score_aware=True, score_edge=4.0)
     bot.new_game(0)
     bot.start_hand(1, 0, mask_of(range(10)))  # we sit in seat 1
-    assert bot._edge_points() == (with_edge(0.5),)
+    assert bot._hand_points() == with_edge(0.5)
     bot.report_scores((0, 27))   # won
     bot.report_scores((0, 27))   # a cancelled hand: not decided
     bot.report_scores((12, 27))  # lost
     bot.report_scores((12, 60))  # won
     assert (bot.hands_won, bot.hands_decided) == (2, 3)
-    assert bot._edge_points() == (with_edge(0.55),)  # (2 + 2) / (3 + 4) = 0.571, in steps of 0.05
-    assert ChampionPlayer(seed=0)._edge_points() == ()  # score_edge=0: two equal players
+    assert bot._hand_points() == with_edge(0.55)  # (2 + 2) / (3 + 4) = 0.571, in steps of 0.05
+    assert ChampionPlayer(seed=0)._hand_points() == HAND_POINTS  # score_edge=0: two equal players

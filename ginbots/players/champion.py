@@ -63,7 +63,7 @@ from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
-from ginbots.search.equity import equity_table, hand_utility, points_per_equity, with_edge
+from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
@@ -233,18 +233,18 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
         if self.params["score_aware"] and self._score_aware_now():
-            table = equity_table(*self._edge_points())
+            table = equity_table(self._hand_points())
             ours, theirs = self.last_scores[self.seat], self.last_scores[1 - self.seat]
             self.utility = hand_utility(table, ours, theirs, points_per_equity(table), -RESULT_BOUND, RESULT_BOUND)
 
-    def _edge_points(self) -> tuple:
-        """The hand-points table for this game's equity: equal players, or with ``score_edge`` the
-        share of hands this game shows we win (shrunk toward a half, in steps of 0.05)."""
+    def _hand_points(self) -> tuple[tuple[int, float], ...]:
+        """The hand-points table for this game's equity: equal players' (``HAND_POINTS``), or with
+        ``score_edge`` the share of hands this game shows we win (shrunk toward a half, in steps of 0.05)."""
         prior = self.params["score_edge"]
         if prior <= 0:
-            return ()
+            return HAND_POINTS
         share = (self.hands_won + prior / 2) / (self.hands_decided + prior)
-        return (with_edge(min(max(round(share * 20) / 20, 0.05), 0.95)),)
+        return with_edge(min(max(round(share * 20) / 20, 0.05), 0.95))
 
     def _score_aware_now(self) -> bool:
         """Whether this hand's playouts are scored by game equity (``score_aware_against``)."""
@@ -427,7 +427,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         """``count`` opponent hands drawn ``tilt_pool`` times over from the estimator and resampled with
         weight exp(-tilt x deadwood). The estimator's hands are drawn card by card from its chances, so
         they hold fewer melds than a player keeps: their mean deadwood at our searched knocks was 39.4
-        where Simple held 30.8 (the knock's value was overrated accordingly)."""
+        where Simple held 31.2 (the knock's value was overrated accordingly; experiments/champion-tilt)."""
         rng = self._numpy_rng()
         pool = masks_of(self.estimator().sample(self.knowledge, count * self.params["tilt_pool"], rng))
         deadwood, _ = deadwood_and_melded_batch(pool.astype(np.uint64))
