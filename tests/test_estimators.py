@@ -21,7 +21,7 @@ from ginbots.estimators.metrics import (
     minimum_top_largest,
     top_n_cards,
 )
-from ginbots.estimators.snapshot import bits, normalise, sample_hands
+from ginbots.estimators.snapshot import bits, masks_of, normalise, sample_hands, sample_masks
 from ginbots.estimators.weights import (
     OnnxNet,
     WeightsError,
@@ -92,6 +92,36 @@ def test_sampled_hands_are_complete_consistent_and_follow_the_estimate(recorded)
     assert hands[:, favoured].mean() > 3 * hands[:, others].mean()
     again = sample_hands(probs, row, 2000, np.random.default_rng(1))
     np.testing.assert_array_equal(hands, again)  # seeded
+
+
+def test_sampled_masks_are_the_sampled_hands_as_card_sets(recorded) -> None:
+    rows = [i for i in range(len(recorded)) if recorded.opp_known[i]][:5] + list(range(0, 200, 40))
+    assert any(recorded.opp_known[i] for i in rows)  # hands with cards the opponent surely holds too
+    for i in rows:
+        row = recorded.select(slice(i, i + 1))
+        probs = make_estimator("uniform").probabilities(row)[0] * np.linspace(0.5, 1.5, 52)
+        hands = sample_hands(probs, row, 300, np.random.default_rng(i))
+        np.testing.assert_array_equal(sample_masks(probs, row, 300, np.random.default_rng(i)), masks_of(hands))
+
+
+def test_network_estimates_follow_the_view_they_are_asked_about(recorded) -> None:
+    """The network remembers its last answer; a changed view must not get the old one."""
+    from ginbots.game.knowledge import Knowledge
+
+    est, fresh = make_estimator("mlp8"), make_estimator("mlp8")
+    knowledge = Knowledge(0, 1, (1 << 10) - 1)
+    first = est.estimate(knowledge)
+    np.testing.assert_array_equal(est.estimate(knowledge), first)
+    knowledge.offered(20)
+    knowledge.answered(20, False)
+    knowledge.drew(1, None)
+    knowledge.discarded(1, 30)
+    changed = est.estimate(knowledge)
+    np.testing.assert_array_equal(changed, fresh.estimate(knowledge))
+    assert not np.array_equal(changed, first)
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    np.testing.assert_array_equal(est.sample_masks(knowledge, 50, rng_a),
+                                  masks_of(fresh.sample(knowledge, 50, rng_b)))
 
 
 def test_plug_rule_reproduces_document_001_worked_example() -> None:

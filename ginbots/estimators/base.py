@@ -13,6 +13,7 @@ from .snapshot import (
     bits,
     normalise,
     sample_hands,
+    sample_masks,
     snapshot_rows,
     with_known_cards,
 )
@@ -53,6 +54,14 @@ class Estimator(ABC):
         if probabilities is None:
             probabilities = self.probabilities(snap)[0]
         return sample_hands(probabilities, snap, count, rng)
+
+    def sample_masks(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
+                     probabilities: np.ndarray | None = None) -> np.ndarray:
+        """(count,) int64: ``sample``'s hands as card sets (the same hands for the same ``rng`` state)."""
+        snap = snapshot_rows([knowledge])
+        if probabilities is None:
+            probabilities = self.probabilities(snap)[0]
+        return sample_masks(probabilities, snap, count, rng)
 
 
 class UniformEstimator(Estimator):

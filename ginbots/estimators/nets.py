@@ -17,7 +17,7 @@ from ginbots.game.knowledge import Knowledge
 
 from .base import Estimator, UniformEstimator
 from .features import mlp8_input, shankar_input, simple_nn_input
-from .snapshot import Snapshot, normalise, snapshot_rows, with_known_cards
+from .snapshot import Snapshot, normalise, sample_hands, sample_masks, snapshot_rows, with_known_cards
 from .weights import OnnxNet, find_weights
 
 #: estimator name -> weights file
@@ -35,6 +35,37 @@ class NetEstimator(Estimator):
 
     def raw(self, snap: Snapshot) -> np.ndarray:
         return with_known_cards(snap, self.net(type(self).features(snap)))
+
+    # A seat asks for the same view several times in one turn (the draw's search, the heuristic's
+    # discard values, its knock test): the network's answer is a function of the snapshot alone, so
+    # the last one is kept, keyed on every field the snapshot is built from.
+    _memo: tuple[tuple, Snapshot, np.ndarray] | None = None
+
+    def _view(self, knowledge: Knowledge) -> tuple[Snapshot, np.ndarray]:
+        """(this seat's snapshot row, its normalised estimate), reusing the last call's on the same view."""
+        k = knowledge
+        key = (k.hand, k.unknown, k.opp_known, k.stock_size, k.opp_turns, tuple(k.pile), tuple(k.opp_picked),
+               tuple(k.opp_declined), tuple(k.opp_discards))
+        memo = self._memo
+        if memo is not None and memo[0] == key:
+            return memo[1], memo[2]
+        snap = snapshot_rows([knowledge])
+        probabilities = self.probabilities(snap)[0]
+        self._memo = (key, snap, probabilities)
+        return snap, probabilities
+
+    def estimate(self, knowledge: Knowledge) -> np.ndarray:
+        return self._view(knowledge)[1].copy()
+
+    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
+               probabilities: np.ndarray | None = None) -> np.ndarray:
+        snap, estimate = self._view(knowledge)
+        return sample_hands(estimate if probabilities is None else probabilities, snap, count, rng)
+
+    def sample_masks(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
+                     probabilities: np.ndarray | None = None) -> np.ndarray:
+        snap, estimate = self._view(knowledge)
+        return sample_masks(estimate if probabilities is None else probabilities, snap, count, rng)
 
 
 class ShankarCNNEstimator(NetEstimator):
@@ -95,6 +126,14 @@ class SimpleNNEstimator(NetEstimator):
 
     def raw(self, snap: Snapshot) -> np.ndarray:
         return run_in_sequence(snap, self._step)
+
+    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
+               probabilities: np.ndarray | None = None) -> np.ndarray:
+        return Estimator.sample(self, knowledge, count, rng, probabilities)  # recurrent: no memo of views
+
+    def sample_masks(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
+                     probabilities: np.ndarray | None = None) -> np.ndarray:
+        return Estimator.sample_masks(self, knowledge, count, rng, probabilities)
 
     def estimate(self, knowledge: Knowledge) -> np.ndarray:
         snap = snapshot_rows([knowledge])

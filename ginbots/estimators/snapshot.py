@@ -159,6 +159,21 @@ def sample_hands(probs: np.ndarray, snap_row: Snapshot, count: int, rng: np.rand
     return hands
 
 
+def sample_masks(probs: np.ndarray, snap_row: Snapshot, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``masks_of(sample_hands(...))`` for the same generator state, without the (count, 52) matrix:
+    the same Gumbel draws and the same chosen cards, summed straight into (count,) int64 hands."""
+    opp_known = int(snap_row.opp_known[0])
+    free = int(snap_row.unknown[0]) & ~opp_known
+    pool = CARD_BITS[(free >> CARD_BITS) & 1 == 1]
+    need = min(int(snap_row.opp_unknown_count[0]), len(pool))
+    if need == 0:
+        return np.full(count, opp_known, dtype=np.int64)
+    p = np.clip(np.asarray(probs, dtype=np.float64)[pool], 1e-6, 1 - 1e-6)
+    keys = np.log(p / (1 - p)) + rng.gumbel(size=(count, len(pool)))
+    chosen = np.argpartition(-keys, need - 1, axis=1)[:, :need]
+    return CARD_WEIGHTS[pool][chosen].sum(axis=1) | opp_known
+
+
 def split_by_episode(snap: Snapshot, validation: float = 0.1, seed: int = 0) -> tuple[Snapshot, Snapshot]:
     """Train/validation rows split by whole episodes (no hand leaks across the split)."""
     episodes = np.unique(snap.episode)

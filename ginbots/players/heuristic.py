@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
-from ginbots.estimators.snapshot import bits, masks_of
+from ginbots.estimators.snapshot import bits
 from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
 from ginbots.game.melds import (
     best_meld_sets,
@@ -123,8 +123,8 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
 
     def sampled_opponents(self, holds: np.ndarray | None = None) -> np.ndarray:
         """(samples,) uint64 opponent hands drawn from the estimate (``holds``, if already computed)."""
-        rows = self.estimator().sample(self.knowledge, self.params["samples"], self._numpy_rng(), holds)
-        return masks_of(rows).astype(np.uint64)
+        return self.estimator().sample_masks(self.knowledge, self.params["samples"], self._numpy_rng(),
+                                             holds).astype(np.uint64)
 
     def opponent_looks_close(self, opponents: np.ndarray) -> bool:
         """Modification 1's test: enough sampled opponent hands are near a knock."""

@@ -78,25 +78,34 @@ def use_numpy() -> None:
     opponent_model.use_kernels(None)
 
 
+class Worlds(list):
+    """A decision's worlds, as ``World`` tuples, and on the compiled path also as the arrays the
+    kernels read (``arrays``: opponent hands, stock orders, their lengths), built once."""
+
+    arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
 def worlds_for(opponents: Sequence[int], unknown: int, stock_size: int, rng: random.Random,
                code: str = "auto") -> list[World]:
     """A world per opponent hand: the hand and a stock order of the other unseen cards, ``stock_size``
     long, each shuffled by ``rng.shuffle`` in turn; on the compiled path by its twin on ``rng``'s own
     state (``random_kernels``), the same orders and ``rng`` left in the same place."""
-    rests = [cards_of(unknown & ~opp) for opp in opponents]
     if resolve_code(code) == "compiled":
-        from .random_kernels import shuffle_rows
+        from .random_kernels import rests, shuffle_rows
 
-        lengths = np.array([len(rest) for rest in rests], dtype=np.int64)
-        rows = np.zeros((len(rests), max(lengths.max(initial=0), 1)), dtype=np.int64)
-        for row, rest in zip(rows, rests):
-            row[:len(rest)] = rest
+        opps = np.array(opponents, dtype=np.int64)
+        rows, lengths = rests(opps, unknown)
         shuffle_rows(rng, rows, lengths)
-        rests = [row[:size].tolist() for row, size in zip(rows, lengths)]
-    else:
-        for rest in rests:
-            rng.shuffle(rest)
-    return [(opp, rest[:stock_size]) for opp, rest in zip(opponents, rests)]
+        lens = np.minimum(lengths, stock_size)
+        orders = np.ascontiguousarray(rows[:, :max(stock_size, 1)])
+        worlds = Worlds((opp, row[:size]) for opp, row, size in
+                        zip(opponents, orders.tolist(), lens.tolist()))
+        worlds.arrays = (opps, orders, lens)
+        return worlds
+    rests_ = [cards_of(unknown & ~opp) for opp in opponents]
+    for rest in rests_:
+        rng.shuffle(rest)
+    return [(opp, rest[:stock_size]) for opp, rest in zip(opponents, rests_)]
 
 
 class WorldPlayouts:
@@ -107,7 +116,11 @@ class WorldPlayouts:
         self.worlds = worlds
         self.knock_at = (int(knock_at[0]), int(knock_at[1]))
         self.code = resolve_code(code)
-        if self.code == "compiled":
+        arrays = getattr(worlds, "arrays", None)
+        if self.code == "compiled" and arrays is not None:
+            self._opps, self._orders, self._lens = arrays
+            self._out = np.zeros(len(worlds), dtype=np.float64)
+        elif self.code == "compiled":
             width = max((len(order) for _, order in worlds), default=0)
             self._opps = np.array([opp for opp, _ in worlds], dtype=np.int64)
             self._orders = np.zeros((len(worlds), max(width, 1)), dtype=np.int64)

@@ -67,6 +67,27 @@ def _shuffle_rows_into(mt, pos, rows, lengths):
             rows[r, i], rows[r, j] = rows[r, j], rows[r, i]
 
 
+@njit(cache=True)
+def _rests_into(opps, unknown, rows, lengths):
+    for r in range(len(opps)):
+        rest = unknown & ~opps[r]
+        n = 0
+        for card in range(52):
+            if rest >> card & 1:
+                rows[r, n] = card
+                n += 1
+        lengths[r] = n
+
+
+def rests(opps: np.ndarray, unknown: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per opponent hand, ``cards_of(unknown & ~hand)`` as one row of a (hands, 52) array (ascending,
+    zero-padded) and each row's length."""
+    rows = np.zeros((len(opps), 52), dtype=np.int64)
+    lengths = np.zeros(len(opps), dtype=np.int64)
+    _rests_into(opps, np.int64(unknown), rows, lengths)
+    return rows, lengths
+
+
 def shuffle_rows(rng: random.Random, rows: np.ndarray, lengths: np.ndarray) -> None:
     """Shuffle ``rows[r, :lengths[r]]`` in place, row by row, as ``rng.shuffle`` would each in turn,
     and leave ``rng`` where those shuffles would have left it."""
@@ -80,3 +101,4 @@ def shuffle_rows(rng: random.Random, rows: np.ndarray, lengths: np.ndarray) -> N
 def warm_up() -> None:
     """Compile (or load from numba's cache) the shuffle now, so no decision pays for it."""
     shuffle_rows(random.Random(0), np.zeros((1, 3), dtype=np.int64), np.array([3]))
+    rests(np.array([7], dtype=np.int64), 0xFF)
