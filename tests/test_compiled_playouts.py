@@ -160,6 +160,8 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
     hand_utility_kernels.warm_up()
     saved = (melds._BATCH_KERNEL, opponent_model._KERNELS, hand_utility._KERNELS)
     runs = []
+    from ginbots.search.filter_kernels import PROPOSAL_STATS
+    reused_before = int(PROPOSAL_STATS[1])
     try:
         for installed in (True, False):
             if not installed:
@@ -175,6 +177,8 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
                                [h.tolist() for h in champion.filter.history], champion.filter.rho))
                 assert champion.filter.moves > 0  # Metropolis moves were made and accepted
             runs.append(traces)
+            if installed:  # "keep" events took their deadwood from the discard before them, as they may
+                assert PROPOSAL_STATS[1] > reused_before
     finally:
         melds.use_batch_kernel(saved[0])
         opponent_model.use_kernels(saved[1])

@@ -105,7 +105,13 @@ def popcounts(masks: np.ndarray) -> np.ndarray:
 
 @njit(cache=True)
 def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, knock_at, slip, events, hands,
-                    swapped, mix):
+                    swapped, mix, stats):
+    # A "keep" event's 10 cards are, hand for hand, the 11 of the discard event before it less the
+    # card thrown, and the discard's policy already solved that hand's deadwood ("kept", exact): it is
+    # reused where the two swapped hands show that relation, and solved again elsewhere.
+    thrown_from = np.zeros(history.shape[1], dtype=np.int64)  # the last discard event's swapped hand
+    thrown_kept = np.zeros(history.shape[1], dtype=np.int64)  # ... and the deadwood it kept
+    thrown_at = np.full(history.shape[1], -1, dtype=np.int64)  # ... and that event's index
     count = 0
     for e in range(history.shape[0]):
         kind, card, plain, rho = kinds[e], cards[e], plains[e], rhos[e]
@@ -119,15 +125,27 @@ def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, mover
             elif kind == TAKE:
                 policy = 1.0 if completes_meld(card, hand) else 0.0
             elif kind == KEEP:
-                policy = 1.0 if deadwood_and_melded(hand)[0] > knock_at else 0.0
+                if thrown_at[i] == e - 1 and hand == thrown_from[i] & ~(np.int64(1) << cards[e - 1]):
+                    deadwood = thrown_kept[i]
+                    stats[1] += 1
+                else:
+                    deadwood = deadwood_and_melded(hand)[0]
+                policy = 1.0 if deadwood > knock_at else 0.0
             else:
-                policy = _discard_policy(hand, card, banned[e])[0]
+                policy, kept = _discard_policy(hand, card, banned[e])
+                thrown_from[i], thrown_kept[i], thrown_at[i] = hand, kept, e
             policy = (1 - slip) * policy + slip * plain
             events[count], hands[count] = e, i
             swapped[count] = np.uint64(hand)
             mix[count] = rho * policy + (1 - rho) * plain
             count += 1
+    stats[0] += count
     return count
+
+
+#: Proposals scored by ``proposals`` in this process, and of them "keep" events whose deadwood came from
+#: the discard before them (read by the tests).
+PROPOSAL_STATS = np.zeros(2, dtype=np.int64)
 
 
 def proposals(kinds: np.ndarray, cards: np.ndarray, banned: np.ndarray, rhos: np.ndarray, plains: np.ndarray,
@@ -140,7 +158,7 @@ def proposals(kinds: np.ndarray, cards: np.ndarray, banned: np.ndarray, rhos: np
     events, hands = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
     swapped, mix = np.empty(size, dtype=np.uint64), np.empty(size)
     count = _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, np.int64(knock_at), slip,
-                            events, hands, swapped, mix)
+                            events, hands, swapped, mix, PROPOSAL_STATS)
     return events[:count], hands[:count], swapped[:count], mix[:count]
 
 
