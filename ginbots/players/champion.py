@@ -58,7 +58,7 @@ import numpy as np
 from ginbots.estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
 from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
-from ginbots.estimators.snapshot import masks_of
+
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
@@ -178,6 +178,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="structure in the sampled opponent hands: draw tilt_pool times as many from the "
                            "estimator and keep them in proportion to exp(-world_tilt x deadwood), since hands drawn "
                            "card by card from its chances hold fewer melds than players keep; 0: off"),
+        Hyperparameter("gain_tilt", float, 0.0, 0.0, 1.0,
+                       doc="world_tilt's structure for the heuristic's own sampled opponent hands (its opponent-gain "
+                           "and close-opponent tests) while the filter is not trusted; 0: off"),
         Hyperparameter("tilt_pool", int, 4, 1, 64, tunable=False,
                        doc="with world_tilt: opponent hands drawn per world before the weighted resampling"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
@@ -287,6 +290,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
 
     def sampled_opponents(self, holds: np.ndarray | None = None) -> np.ndarray:
         if not self.trusts_filter():
+            tilt = self.params["gain_tilt"]
+            if tilt > 0:
+                return np.array(self._tilted_hands(self.params["samples"], tilt, holds), dtype=np.uint64)
             return super().sampled_opponents(holds)
         return np.array(self.filter_sample(self.params["samples"]), dtype=np.uint64)
 
@@ -420,16 +426,17 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         elif tilt > 0:
             hands = self._tilted_hands(count, tilt)
         else:
-            hands = [int(h) for h in masks_of(self.estimator().sample(k, count, self._numpy_rng()))]
+            hands = self.estimator().sample_masks(k, count, self._numpy_rng()).tolist()
         return worlds_for(hands, k.unknown, k.stock_size, self.rng, self.playout_code())
 
-    def _tilted_hands(self, count: int, tilt: float) -> list[int]:
+    def _tilted_hands(self, count: int, tilt: float, holds: np.ndarray | None = None) -> list[int]:
         """``count`` opponent hands drawn ``tilt_pool`` times over from the estimator and resampled with
         weight exp(-tilt x deadwood). The estimator's hands are drawn card by card from its chances, so
         they hold fewer melds than a player keeps: their mean deadwood at our searched knocks was 39.4
-        where Simple held 31.2 (the knock's value was overrated accordingly; experiments/champion-tilt)."""
+        where Simple held 31.2 (the knock's value was overrated accordingly; experiments/champion-tilt).
+        ``holds``: this seat's estimate, when the caller already has it."""
         rng = self._numpy_rng()
-        pool = masks_of(self.estimator().sample(self.knowledge, count * self.params["tilt_pool"], rng))
+        pool = self.estimator().sample_masks(self.knowledge, count * self.params["tilt_pool"], rng, holds)
         deadwood, _ = deadwood_and_melded_batch(pool.astype(np.uint64))
         weights = np.exp(-tilt * (deadwood - deadwood.min()))
         # Systematic resampling: each hand kept about count x its weight share times, with one draw.

@@ -26,7 +26,7 @@ from ginbots.game.cards import (
     NUM_RANKS,
     TWO,
 )
-from ginbots.game.melds import deadwood_and_melded_batch
+from ginbots.game.melds import best_meld_sets, deadwood_and_melded_batch, min_deadwood
 
 #: Index of a padding "card" that is always blocked: it fills the meld-pair table to width 6.
 PAD = NUM_CARDS
@@ -154,6 +154,18 @@ def utilities(hands: np.ndarray, size: int, melded: np.ndarray, deadwood: np.nda
     unmelded = ~_row_bits(melded)[np.arange(n)[:, None], cards]
     return _finish(contribution.sum(axis=2), _POINTS32[cards], _LOW_SHARE32[cards], unmelded,
                    np.asarray(deadwood), size, w)
+
+
+def best_melding_utility(hand: int, blocked: int, in_opp_meld: np.ndarray, w: UtilityWeights) -> float:
+    """Utility of ``hand`` under its best melding: of the minimum-deadwood meldings (each the set of
+    cards it melds), the one with the highest utility, as document 002 chooses."""
+    if _KERNELS is not None:
+        return _KERNELS.best_melding_utility(hand, blocked, in_opp_meld, w)
+    meldings = sorted({sum(melds) for melds in best_meld_sets(hand)})
+    n = len(meldings)
+    values = utilities(np.full(n, hand, dtype=np.uint64), hand.bit_count(), np.array(meldings, dtype=np.uint64),
+                       np.full(n, min_deadwood(hand)), blocked, in_opp_meld, w)
+    return float(values.max())
 
 
 def best_after_discard(hands: np.ndarray, keep: np.ndarray, blocked: int, in_opp_meld: np.ndarray,

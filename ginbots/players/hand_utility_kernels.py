@@ -16,6 +16,7 @@ thousands of hands and whole games. ``use_kernels`` in ``hand_utility`` installs
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,7 +26,17 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("the compiled hand utility needs numba: pip install 'ginbots[fast]'") from exc
 
 from ginbots.game.cards import MAX_DEADWOOD
-from ginbots.search.kernels import _low_index
+from ginbots.search.kernels import (
+    MAX_OPTIONS,
+    RUN_DW,
+    _low_index,
+    _popcount,
+    _set_choices,
+    _set_state,
+    melded_cards,
+    min_deadwood,
+    suits_and_sets,
+)
 from ginbots.search.playout_kernels import deadwood_and_melded
 
 from .hand_utility import _LOW_SHARE32, _PAIR_HI_INT, _PAIR_LO_INT, _POINTS32, PAD, UtilityWeights
@@ -206,6 +217,7 @@ def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out,
         out[b] = best
 
 
+@lru_cache(maxsize=64)  # a player asks with the same weights at every decision
 def _weights(w: UtilityWeights) -> tuple[tuple[np.float32, ...], tuple[float, float]]:
     """The weights as numpy makes them: float32 where it casts them, float64 where it keeps them."""
     return ((_F32(w.meld_bonus), _F32(w.combination_bonus), _F32(w.deadwood_bonus),
@@ -238,6 +250,57 @@ def best_after_discard(hands: np.ndarray, keep: np.ndarray, blocked: int, in_opp
     return out, stuck
 
 
+@njit(cache=True)
+def _meldings_into(hand, out):
+    """The distinct card sets melded by ``hand``'s minimum-deadwood meld sets, ascending, into ``out``:
+    ``sorted({sum(melds) for melds in melds.best_meld_sets(hand)})``. Within a suit every optimal run
+    covering melds the same cards (each block of three or more in a row), so a set choice's cards are
+    its sets plus each suit's ``RUN_MELDED_TABLE``. Returns (how many, the least deadwood)."""
+    c, h, s, d, sets = suits_and_sets(hand)
+    if sets == 0:
+        out[0] = melded_cards(c, h, s, d, c, h, s, d)
+        return 1, RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d]
+    target = min_deadwood(hand)
+    n = 0
+    for index in range(_set_choices(c, h, s, d, sets)):
+        a, b, x, y = _set_state(c, h, s, d, sets, index)
+        if RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y] != target:
+            continue
+        covered = melded_cards(c, h, s, d, a, b, x, y)
+        seen = False
+        for t in range(n):
+            if out[t] == covered:
+                seen = True
+                break
+        if seen:
+            continue
+        u = n - 1
+        while u >= 0 and out[u] > covered:
+            out[u + 1] = out[u]
+            u -= 1
+        out[u + 1] = covered
+        n += 1
+    return n, target
+
+
+@njit(cache=True)
+def _best_melding_utility(hand, blocked, q, weights32, weights64):
+    meldings = np.empty(MAX_OPTIONS, dtype=np.int64)
+    n, deadwood = _meldings_into(hand, meldings)
+    hands = np.full(n, np.uint64(hand))
+    melded = meldings[:n].astype(np.uint64)
+    out = np.empty(n)
+    _utilities_into(hands, _popcount(hand), melded, np.full(n, deadwood), np.full(n, np.uint64(blocked)), q,
+                    weights32, weights64, out)
+    return out.max()
+
+
+def best_melding_utility(hand: int, blocked: int, in_opp_meld: np.ndarray, w: UtilityWeights) -> float:
+    """``hand_utility.best_melding_utility`` in one compiled call, the same number."""
+    return float(_best_melding_utility(np.int64(hand), np.int64(blocked),
+                                       np.asarray(in_opp_meld, dtype=np.float64).astype(np.float32), *_weights(w)))
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) both kernels and install them in ``hand_utility`` for this
     process: the same numbers, faster."""
@@ -247,4 +310,5 @@ def warm_up() -> None:
     hand = np.array([0b11111111111], dtype=np.uint64)
     best_after_discard(hand, np.zeros(1, dtype=np.uint64), 0, q, w)
     utilities(hand >> np.uint64(1), 10, np.zeros(1, dtype=np.uint64), np.array([10]), 0, q, w)
+    best_melding_utility(0b111 | 0b111 << 13 | 1 << 26 | 1 << 39, 0, q, w)
     hand_utility.use_kernels(sys.modules[__name__])

@@ -27,7 +27,6 @@ from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
 from ginbots.estimators.snapshot import bits
 from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
 from ginbots.game.melds import (
-    best_meld_sets,
     deadwood_and_melded_batch,
     discard_outcomes,
     min_deadwood,
@@ -40,8 +39,8 @@ from .base import Hyperparameter, Melds
 from .hand_utility import (
     UtilityWeights,
     best_after_discard,
+    best_melding_utility,
     in_opponent_meld_probability,
-    utilities,
 )
 from .tracking import LAYOFF_SAMPLES, KnowledgePlayer
 
@@ -135,11 +134,7 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
     def hand_utility(self, hand: int, in_opp_meld: np.ndarray, blocked: int) -> float:
         """Utility of our 10-card ``hand`` under its best melding: the minimum-deadwood
         melding with the highest average card utility, as the document chooses."""
-        meldings = sorted({sum(melds) for melds in best_meld_sets(hand)})
-        n = len(meldings)
-        values = utilities(np.full(n, hand, dtype=np.uint64), hand.bit_count(), np.array(meldings, dtype=np.uint64),
-                           np.full(n, min_deadwood(hand)), blocked, in_opp_meld, self.weights)
-        return float(values.max())
+        return best_melding_utility(hand, blocked, in_opp_meld, self.weights)
 
     def _pile_mask(self) -> int:
         return mask_of(self.knowledge.pile)

@@ -118,13 +118,28 @@ def _set_state(c, h, s, d, sets, index, highest_first=False):
 
 
 @njit(cache=True)
-def min_deadwood(hand):
-    """``melds.min_deadwood``."""
+def suits_and_sets(hand):
+    """(the four 13-bit suit masks, clubs first; the ranks held in three or more suits)."""
     c = hand & 8191
     h = (hand >> 13) & 8191
     s = (hand >> 26) & 8191
     d = (hand >> 39) & 8191
-    sets = (c & h & (s | d)) | (s & d & (c | h))
+    return c, h, s, d, (c & h & (s | d)) | (s & d & (c | h))
+
+
+@njit(cache=True)
+def melded_cards(c, h, s, d, a, b, x, y):
+    """The cards melded when the suit masks ``c, h, s, d`` leave ``a, b, x, y`` to runs once the chosen
+    sets are out: the sets' cards and each suit's run-melded cards (every optimal run covering of a
+    suit melds the same cards)."""
+    return (((c & ~a) | RUN_MELDED_TABLE[a]) | ((h & ~b) | RUN_MELDED_TABLE[b]) << 13
+            | ((s & ~x) | RUN_MELDED_TABLE[x]) << 26 | ((d & ~y) | RUN_MELDED_TABLE[y]) << 39)
+
+
+@njit(cache=True)
+def min_deadwood(hand):
+    """``melds.min_deadwood``."""
+    c, h, s, d, sets = suits_and_sets(hand)
     if sets == 0:
         return RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d]
     best = 1 << 30

@@ -29,13 +29,14 @@ from .kernels import (
     MELD_PAIR_COUNT,
     MELD_PAIR_MASKS,
     RUN_DW,
-    RUN_MELDED_TABLE,
     _low_index,
     _points,
     _set_choices,
     _set_state,
     is_meld,
+    melded_cards,
     min_deadwood,
+    suits_and_sets,
 )
 from .rollout import MAX_PLAYOUT_TURNS
 
@@ -74,13 +75,8 @@ def _first_best_state(hand):
 def deadwood_and_melded(hand):
     """``melds.deadwood_and_melded``: (least deadwood, the cards of the first optimal set choice's melds)."""
     best, a, b, x, y = _first_best_state(hand)
-    c = hand & 8191
-    h = (hand >> 13) & 8191
-    s = (hand >> 26) & 8191
-    d = (hand >> 39) & 8191
-    covered = (((c & ~a) | RUN_MELDED_TABLE[a]) | ((h & ~b) | RUN_MELDED_TABLE[b]) << 13
-               | ((s & ~x) | RUN_MELDED_TABLE[x]) << 26 | ((d & ~y) | RUN_MELDED_TABLE[y]) << 39)
-    return best, covered
+    c, h, s, d, _ = suits_and_sets(hand)
+    return best, melded_cards(c, h, s, d, a, b, x, y)
 
 
 @njit(cache=True)
