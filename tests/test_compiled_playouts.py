@@ -278,9 +278,14 @@ def test_worlds_for_gives_the_same_worlds_and_generator_on_both_paths() -> None:
         unknown &= ~sum(1 << c for c in rng.sample(range(52), rng.randrange(10)))
         opponents = [sum(1 << c for c in rng.sample([c for c in range(52) if unknown >> c & 1], 10))
                      for _ in range(rng.randrange(1, 40))]
-        stock = rng.randrange(1, 32)
+        stock = rng.choice((0, 1, rng.randrange(2, 32), 45))  # no stock, and more than the unseen cards
+        opponents = opponents if rng.random() < 0.9 else []
         seed = rng.randrange(1 << 30)
         fast, slow = random.Random(seed), random.Random(seed)
-        assert playouts.worlds_for(opponents, unknown, stock, fast, "compiled") == \
-            playouts.worlds_for(opponents, unknown, stock, slow, "python")
+        worlds = playouts.worlds_for(opponents, unknown, stock, fast, "compiled")
+        assert worlds == playouts.worlds_for(opponents, unknown, stock, slow, "python")
         assert fast.getstate() == slow.getstate()
+        # the arrays the playouts read are the worlds themselves
+        opps, orders, lens = worlds.arrays
+        assert opps.tolist() == [opp for opp, _ in worlds]
+        assert [row[:n] for row, n in zip(orders.tolist(), lens.tolist())] == [order for _, order in worlds]
