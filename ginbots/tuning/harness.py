@@ -31,6 +31,7 @@ from ginbots.game.engine import GameConfig
 from ginbots.players.base import resolve_params
 from ginbots.players.registry import PlayerSpec, bot_info, tuned_dirs
 
+from .duplicates import earlier_with_same_params
 from .space import search_space, suggest
 from .storage import StorageError, ask_lock, open_storage, recover_interrupted
 
@@ -220,7 +221,7 @@ def _finished(study: optuna.Study) -> int:
 def _evaluate_trial(cfg: TuneConfig, trial: optuna.Trial, space: Any, progress: Any = None) -> float:
     """Play the trial's games against the pool; TrialPruned when the pruner says so."""
     params = {**cfg.fixed, **suggest(trial, space)}
-    duplicate = _duplicate_of(trial, params)
+    duplicate = earlier_with_same_params(trial, say=None if cfg.quiet else lambda line: print(line, flush=True))
     if duplicate is not None:
         # Never play the same parameters twice: the earlier trial's result stands for this one.
         trial.set_user_attr("duplicate_of", duplicate.number)
@@ -237,13 +238,6 @@ def _evaluate_trial(cfg: TuneConfig, trial: optuna.Trial, space: Any, progress: 
             raise optuna.TrialPruned()
     trial.set_user_attr("result", tally.summary())
     return tally.value(cfg.objective)
-
-
-def _duplicate_of(trial: optuna.Trial, params: dict[str, Any]) -> optuna.trial.FrozenTrial | None:
-    for other in trial.study.get_trials(deepcopy=False, states=FINISHED):
-        if other.number != trial.number and other.params == trial.params and other.params:
-            return other
-    return None
 
 
 def _duration(seconds: float) -> str:

@@ -174,6 +174,7 @@ class _file_lock:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists on this host."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -194,6 +195,19 @@ def _naive_utc(moment: datetime) -> datetime:
     return moment.astimezone().astimezone(timezone.utc).replace(tzinfo=None)
 
 
+def abandoned(trial: optuna.trial.FrozenTrial) -> bool:
+    """Whether a RUNNING trial's process is gone: it runs on this host and the process no longer exists,
+    or no worker tagged it within ``UNTAGGED_AFTER_S`` of its start (killed between asking and tagging)."""
+    if trial.state != TrialState.RUNNING:
+        return False
+    host, _, pid = trial.user_attrs.get("worker", "").rpartition(":")
+    if not pid:
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        return trial.datetime_start is not None and \
+            (now - _naive_utc(trial.datetime_start)).total_seconds() > UNTAGGED_AFTER_S
+    return host == socket.gethostname() and not _alive(int(pid))
+
+
 def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
     """Requeue the trials a killed or interrupted worker left behind; return their numbers.
 
@@ -201,18 +215,11 @@ def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:
     FAIL; every interrupted trial not yet retried is enqueued again with the
     same parameters, so a kill loses no trial, only the one in progress.
     """
-    host = socket.gethostname()
     trials = study.get_trials(deepcopy=False)
     retried = {t.user_attrs.get("retry_of") for t in trials if "retry_of" in t.user_attrs}
     requeued = []
-    now = datetime.now(timezone.utc).replace(tzinfo=None)
     for t in trials:
-        worker = t.user_attrs.get("worker", "")
-        untagged = t.state == TrialState.RUNNING and not worker and t.datetime_start is not None and \
-            (now - _naive_utc(t.datetime_start)).total_seconds() > UNTAGGED_AFTER_S
-        if untagged or (t.state == TrialState.RUNNING and worker.rpartition(":")[0] == host):
-            if not untagged and _alive(int(worker.rpartition(":")[2])):
-                continue
+        if abandoned(t):
             try:
                 storage.set_trial_user_attr(t._trial_id, "interrupted", True)
                 storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
