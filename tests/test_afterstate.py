@@ -138,3 +138,37 @@ def test_the_default_champion_reads_and_packs_its_afterstate_network(tmp_path):
     assert "afterstate_value.onnx" not in names(ChampionPlayer(seed=0, afterstate_weight=0.0))
     archive = build_package("champion", out_dir=tmp_path)
     assert "weights/afterstate_value.onnx" in zipfile.ZipFile(archive).namelist()
+
+
+def test_the_draw_term_values_the_positions_each_draw_leaves():
+    """``draw_values``: the network's best position after taking the face-up card (then any discard but
+    that card) less the stock draws' best positions weighted by their chance of lying in the stock,
+    each row encoded as the seat would see that position before its discard."""
+    import copy
+
+    from ginbots.game.cards import cards_of
+    from ginbots.players.afterstate_value import draw_values
+
+    seen = []
+
+    class Asking(ChampionPlayer):
+        def draw_term(self, card, stock_cards, in_stock, holds):
+            seen.append((copy.copy(self.knowledge), list(self.knowledge.pile), card, stock_cards, in_stock, holds))
+            return super().draw_term(card, stock_cards, in_stock, holds)
+
+    play_game([Asking(seed=5, worlds=16, afterstate_draw=1.0), SimplePlayer(seed=6)], seed=9, config=TWO_HANDS)
+    assert seen
+    net = shared_afterstate_value()
+    for k, pile, card, stock_cards, in_stock, holds in seen[:4]:
+        k.pile = pile
+
+        def best(hand: int, banned: int, pile_after: list[int], stock: int) -> float:
+            view = copy.copy(k)
+            view.hand, view.pile, view.stock_size = hand, pile_after, stock
+            candidates = [c for c in cards_of(hand) if c != banned]
+            return float(net(candidate_input(view, candidates, holds)).max())
+
+        take = best(k.hand | 1 << card, card, pile[:-1], k.stock_size)
+        stock = [best(k.hand | 1 << s, -1, pile, k.stock_size - 1) for s in stock_cards]
+        expected = take - float(np.dot(stock, in_stock) / in_stock.sum())
+        assert draw_values(k, card, stock_cards, in_stock, holds) == pytest.approx(expected, abs=1e-4)

@@ -101,6 +101,33 @@ def play_on_value(k: Knowledge, holds: np.ndarray) -> float:
     return float(shared_afterstate_value(PLAY_ON_NET)(position_input(k, holds))[0])
 
 
+def draw_values(k: Knowledge, card: int, stock_cards: list[int], in_stock: np.ndarray, holds: np.ndarray) -> float:
+    """Predicted points of taking the face-up ``card`` less those of drawing from the stock, each with
+    the discard after it that the network values most: the stock's mean weighted by ``in_stock`` (the
+    chance each unseen card lies in the stock). One batched call for every (draw, discard) pair."""
+    pile, opp_known, picked, declined, thrown_by_opp = view_masks(k)
+    hands, thrown, piles, stocks, owners = [], [], [], [], []
+    for owner, drawn in enumerate([card, *stock_cards]):
+        taken = k.hand | 1 << drawn
+        for c in range(NUM_CARDS):
+            if taken >> c & 1 and c != card:  # the face-up card may not be thrown back at once
+                hands.append(taken & ~(1 << c))
+                thrown.append(c)
+                piles.append(pile & ~(1 << card) if owner == 0 else pile)
+                stocks.append(k.stock_size if owner == 0 else k.stock_size - 1)
+                owners.append(owner)
+    n = len(hands)
+    same = lambda value: np.full(n, value, dtype=np.int64)  # noqa: E731 (one column repeated)
+    rows = afterstate_input(np.array(hands, dtype=np.uint64), np.array(thrown), np.array(piles, dtype=np.int64),
+                            same(opp_known), same(picked), same(declined), same(thrown_by_opp),
+                            np.broadcast_to(holds, (n, NUM_CARDS)), np.array(stocks), same(k.opp_turns))
+    values = shared_afterstate_value()(rows).astype(np.float64)
+    best = np.full(len(stock_cards) + 1, -np.inf)
+    np.maximum.at(best, np.array(owners), values)
+    stock = float((best[1:] * in_stock).sum() / max(float(in_stock.sum()), 1e-9))
+    return float(best[0]) - stock
+
+
 def afterstate_values(k: Knowledge, candidates: list[int], holds: np.ndarray) -> np.ndarray:
     """Predicted points of the position each discard leaves, centred on their mean (only the
     differences between candidates count)."""

@@ -160,7 +160,11 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         values = best_after_discard(drawn, np.zeros(len(drawn), dtype=np.uint64), pile, in_opp_meld, self.weights)
         in_stock = 1.0 - holds[stock_cards]  # the chance each card is in the stock, not the opponent's hand
         stock = float((values * in_stock).sum() / max(in_stock.sum(), 1e-9))
-        return bool(take > stock)
+        return bool(take + self.draw_term(card, stock_cards, in_stock, holds) > stock)
+
+    def draw_term(self, card: int, stock_cards: list[int], in_stock: np.ndarray, holds: np.ndarray) -> float:
+        """What a subclass adds to taking the face-up ``card`` over a stock draw (document 002: nothing)."""
+        return 0.0
 
     # --- discard -----------------------------------------------------------
     def discard(self) -> int:
