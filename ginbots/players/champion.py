@@ -180,7 +180,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         Hyperparameter("afterstate_draw", float, 0.0, 0.0, 5.0,
                        doc="weight (heuristic utility per point) of the afterstate network's value of taking the "
                            "face-up card over a stock draw (the position after the discard it values most, either "
-                           "way), added to the heuristic's draw rule; 0: off"),
+                           "way), added to the heuristic's draw rule; 0: off (measured: level at 0.5, 1 and 3)"),
         Hyperparameter("knock_leaf", str, "playouts", choices=("playouts", "learned"), tunable=False,
                        doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
                            "learned (the afterstate network trained on the positions the champion played on from, "
