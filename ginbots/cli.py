@@ -396,14 +396,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "champion":
         from ginbots.arena.bench import bench_champion, format_champion
 
-        results = bench_champion(games=2 if args.quick else 10)
+        try:
+            results = bench_champion(games=2 if args.quick else 10, spec=args.spec)
+        except ValueError as exc:
+            print(f"ginbots bench champion: {exc}", file=sys.stderr)
+            return 2
         print(format_champion(results))
     else:
         results = run_all(quick=args.quick)
         print(format_results(results))
     if args.json:
         command = ["ginbots", "bench", *([args.what] if args.what != "all" else []), *(["--quick"] if args.quick else []),
-                   "--json", args.json]
+                   *(["--spec", args.spec] if args.spec != "champion" else []), "--json", args.json]
         record = {"command": " ".join(command), "date": datetime.date.today().isoformat(),
                   "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end",
                   **results}
@@ -443,6 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "adds to a decision; champion: its CPU per game on pure-Python and compiled playouts, "
                         "the same games")
     p.add_argument("--quick", action="store_true", help="short run (less precise)")
+    p.add_argument("--spec", default="champion",
+                   help="champion: the spec benched (champion:param=value,...; the bench sets playouts)")
     p.add_argument("--json", help="write the figures as JSON")
     p.set_defaults(func=cmd_bench)
     return parser

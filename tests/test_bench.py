@@ -45,3 +45,18 @@ def test_the_java_figure_the_bench_compares_with_is_the_last_measured_one() -> N
                         .read_text())
     assert round(record["java_hands_per_s_median"]) == JAVA_SIMPLE_HANDS_PER_S
     assert record["dates"][-1] == JAVA_MEASURED_ON
+
+
+def test_the_champion_bench_plays_the_spec_it_is_given_and_refuses_other_bots() -> None:
+    import pytest
+
+    from ginbots.arena.bench import bench_champion
+    from ginbots.cli import main
+
+    lighter = bench_champion(games=1, seed=2, spec="champion:worlds=8,playouts=python")
+    default = bench_champion(games=1, seed=2)
+    assert lighter["spec"] == "champion:worlds=8,playouts=python"
+    assert lighter["python"]["playouts_per_game"] < default["python"]["playouts_per_game"]  # 8 worlds, not 96
+    with pytest.raises(ValueError, match="champion spec"):
+        bench_champion(games=1, spec="simple")
+    assert main(["bench", "champion", "--spec", "keats"]) == 2

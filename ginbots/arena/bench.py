@@ -179,19 +179,25 @@ class CpuMetered:
         return metered
 
 
-def bench_champion(games: int = CHAMPION_GAMES, seed: int = 0) -> dict[str, Any]:
+def bench_champion(games: int = CHAMPION_GAMES, seed: int = 0, spec: str = "champion") -> dict[str, Any]:
     """The champion's thinking per game against Simple at its default budget, on the pure-Python
     playouts and on the compiled ones (where numba is installed), the same games on both: CPU
     seconds of all its callbacks (process time, so a busy machine does not inflate it), of its
-    metered searches alone, and playouts, over ``games`` games to 100."""
+    metered searches alone, and playouts, over ``games`` games to 100. ``spec``: a champion with
+    other parameters (``champion:filter_particles=250``); its ``playouts`` is set by the bench."""
     from ginbots.players.champion import ChampionPlayer
+    from ginbots.players.registry import parse_spec
     from ginbots.search.playouts import compiled_available
 
-    out: dict[str, Any] = {"games": games, "timer": "process CPU time of every callback of the champion"}
+    parsed = parse_spec(spec)
+    if parsed.name != "champion":
+        raise ValueError(f"the champion bench plays a champion spec (champion:param=value,...), not {spec!r}")
+    params = {k: v for k, v in parsed.params.items() if k != "playouts"}
+    out: dict[str, Any] = {"games": games, "spec": spec, "timer": "process CPU time of every callback of the champion"}
     for code in ("python", "compiled") if compiled_available() else ("python",):
         cpu, search, playouts, scores = [], [], [], []
         for game in range(games):
-            champion = ChampionPlayer(seed=seed + game, playouts=code)
+            champion = ChampionPlayer(seed=seed + game, playouts=code, **params)
             champion.prepare()
             metered = CpuMetered(champion)
             result = play_game([metered, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
