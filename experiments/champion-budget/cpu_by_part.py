@@ -48,7 +48,7 @@ PARTS = [
     (opponent_model.OpponentFilter, "rejuvenate", "opponent filter: Metropolis moves"),
     *((opponent_model.OpponentFilter, n, "opponent filter: weighing actions")
       for n in ("declined", "took", "drew_stock", "discarded", "start")),
-    (nets.NetEstimator, "_view", "estimator: network and normalising"),
+    (nets.NetEstimator, "_row", "estimator: network and normalising"),
     (nets.NetEstimator, "sample_masks", "estimator: sampling hands"),
     (champion_module, "worlds_for", "search: stock orders"),
     (playouts.WorldPlayouts, "_compiled", "search: playouts"),

@@ -50,18 +50,19 @@ class Estimator(ABC):
 
         ``probabilities``: this seat's ``estimate``, when the caller already has it.
         """
-        snap = snapshot_rows([knowledge])
-        if probabilities is None:
-            probabilities = self.probabilities(snap)[0]
+        snap, probabilities = self._row(knowledge, probabilities)
         return sample_hands(probabilities, snap, count, rng)
 
     def sample_masks(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
                      probabilities: np.ndarray | None = None) -> np.ndarray:
         """(count,) int64: ``sample``'s hands as card sets (the same hands for the same ``rng`` state)."""
-        snap = snapshot_rows([knowledge])
-        if probabilities is None:
-            probabilities = self.probabilities(snap)[0]
+        snap, probabilities = self._row(knowledge, probabilities)
         return sample_masks(probabilities, snap, count, rng)
+
+    def _row(self, knowledge: Knowledge, probabilities: np.ndarray | None = None) -> tuple[Snapshot, np.ndarray]:
+        """(this seat's snapshot row, ``probabilities``, or its normalised estimate when None)."""
+        snap = snapshot_rows([knowledge])
+        return snap, self.probabilities(snap)[0] if probabilities is None else probabilities
 
 
 class UniformEstimator(Estimator):

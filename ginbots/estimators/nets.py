@@ -17,7 +17,7 @@ from ginbots.game.knowledge import Knowledge
 
 from .base import Estimator, UniformEstimator
 from .features import mlp8_input, shankar_input, simple_nn_input
-from .snapshot import Snapshot, normalise, sample_hands, sample_masks, snapshot_rows, with_known_cards
+from .snapshot import Snapshot, normalise, snapshot_rows, with_known_cards
 from .weights import OnnxNet, find_weights
 
 #: estimator name -> weights file
@@ -41,31 +41,20 @@ class NetEstimator(Estimator):
     # the last one is kept, keyed on every field the snapshot is built from.
     _memo: tuple[tuple, Snapshot, np.ndarray] | None = None
 
-    def _view(self, knowledge: Knowledge) -> tuple[Snapshot, np.ndarray]:
-        """(this seat's snapshot row, its normalised estimate), reusing the last call's on the same view."""
+    def _row(self, knowledge: Knowledge, probabilities: np.ndarray | None = None) -> tuple[Snapshot, np.ndarray]:
         k = knowledge
         key = (k.hand, k.unknown, k.opp_known, k.stock_size, k.opp_turns, tuple(k.pile), tuple(k.opp_picked),
                tuple(k.opp_declined), tuple(k.opp_discards))
         memo = self._memo
         if memo is not None and memo[0] == key:
-            return memo[1], memo[2]
-        snap = snapshot_rows([knowledge])
-        probabilities = self.probabilities(snap)[0]
-        self._memo = (key, snap, probabilities)
-        return snap, probabilities
+            return memo[1], memo[2] if probabilities is None else probabilities
+        snap, estimate = super()._row(knowledge, probabilities)
+        if probabilities is None:  # only a network answer is worth keeping
+            self._memo = (key, snap, estimate)
+        return snap, estimate
 
     def estimate(self, knowledge: Knowledge) -> np.ndarray:
-        return self._view(knowledge)[1].copy()
-
-    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
-               probabilities: np.ndarray | None = None) -> np.ndarray:
-        snap, estimate = self._view(knowledge)
-        return sample_hands(estimate if probabilities is None else probabilities, snap, count, rng)
-
-    def sample_masks(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
-                     probabilities: np.ndarray | None = None) -> np.ndarray:
-        snap, estimate = self._view(knowledge)
-        return sample_masks(estimate if probabilities is None else probabilities, snap, count, rng)
+        return self._row(knowledge)[1].copy()
 
 
 class ShankarCNNEstimator(NetEstimator):
@@ -127,13 +116,7 @@ class SimpleNNEstimator(NetEstimator):
     def raw(self, snap: Snapshot) -> np.ndarray:
         return run_in_sequence(snap, self._step)
 
-    def sample(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
-               probabilities: np.ndarray | None = None) -> np.ndarray:
-        return Estimator.sample(self, knowledge, count, rng, probabilities)  # recurrent: no memo of views
-
-    def sample_masks(self, knowledge: Knowledge, count: int, rng: np.random.Generator,
-                     probabilities: np.ndarray | None = None) -> np.ndarray:
-        return Estimator.sample_masks(self, knowledge, count, rng, probabilities)
+    _row = Estimator._row  # recurrent: its estimate depends on the calls before, so no memo of views
 
     def estimate(self, knowledge: Knowledge) -> np.ndarray:
         snap = snapshot_rows([knowledge])

@@ -58,7 +58,6 @@ import numpy as np
 from ginbots.estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
 from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
-
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
@@ -191,8 +190,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                            "card by card from its chances hold fewer melds than players keep; 0: off"),
         Hyperparameter("gain_tilt", float, 0.0, 0.0, 1.0,
                        doc="world_tilt's structure for the heuristic's own sampled opponent hands (its opponent-gain "
-                           "and close-opponent tests) while the filter is not trusted; 0: off (measured: -0.30 to -0.56 points a "
-                           "hand against simple, level against heuristic:tuned)"),
+                           "and close-opponent tests) while the filter is not trusted; 0: off (measured: -0.30 to "
+                           "-0.56 points a hand against simple, level against heuristic:tuned)"),
         Hyperparameter("tilt_pool", int, 4, 1, 64, tunable=False,
                        doc="with world_tilt: opponent hands drawn per world before the weighted resampling"),
         Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,

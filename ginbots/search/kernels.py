@@ -160,11 +160,7 @@ def discard_deadwoods(hand, out):
     look-up per card; a choice that puts the card in a set is skipped (its
     hand-minus-card counterpart is another choice, as in ``discard_outcomes``).
     """
-    c = hand & 8191
-    h = (hand >> 13) & 8191
-    s = (hand >> 26) & 8191
-    d = (hand >> 39) & 8191
-    sets = (c & h & (s | d)) | (s & d & (c | h))
+    c, h, s, d, sets = suits_and_sets(hand)
     if sets == 0:
         left = (c, h, s, d)
         total = RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d]
@@ -225,11 +221,7 @@ def _row_before(options, lens, i, j):
 @njit(cache=True)
 def best_meld_sets(hand, options, lens):
     """``melds.best_meld_sets`` into ``options`` / ``lens`` (same order); returns how many."""
-    c = hand & 8191
-    h = (hand >> 13) & 8191
-    s = (hand >> 26) & 8191
-    d = (hand >> 39) & 8191
-    sets = (c & h & (s | d)) | (s & d & (c | h))
+    c, h, s, d, sets = suits_and_sets(hand)
     if sets == 0 and (COVER_START[c + 1] - COVER_START[c]) * (COVER_START[h + 1] - COVER_START[h]) \
             * (COVER_START[s + 1] - COVER_START[s]) * (COVER_START[d + 1] - COVER_START[d]) == 1:
         # Runs only, one covering per suit: the common knock, a single option.

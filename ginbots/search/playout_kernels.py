@@ -53,11 +53,7 @@ def _first_best_state(hand):
     order: no set, the whole set, then a 3-set keeping clubs, hearts, spades or diamonds), so the
     lowest candidate rank is the most significant digit of a choice's index.
     """
-    c = hand & 8191
-    h = (hand >> 13) & 8191
-    s = (hand >> 26) & 8191
-    d = (hand >> 39) & 8191
-    sets = (c & h & (s | d)) | (s & d & (c | h))
+    c, h, s, d, sets = suits_and_sets(hand)
     if sets == 0:
         return RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d], c, h, s, d
     best = 1 << 30
