@@ -18,7 +18,7 @@ from typing import Any, Callable
 import optuna
 from optuna.trial import TrialState
 
-from .storage import abandoned
+from .storage import FINISHED, abandoned
 
 #: User attribute: this trial's parameters are all written.
 PARAMS_SET = "params_set"
@@ -27,7 +27,6 @@ PARAMS_SET = "params_set"
 MARK_WAIT_S = 60.0
 #: How long a trial waits for a running trial with its parameters to finish before playing them itself.
 RESULT_WAIT_S = 3600.0
-_FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
 
 def _trial(study: optuna.Study, number: int) -> optuna.trial.FrozenTrial:
@@ -55,17 +54,17 @@ def earlier_with_same_params(trial: optuna.Trial, poll: float = 0.2,
     params = trial.params
     if not params:
         return None
-    for other in study.get_trials(deepcopy=False, states=_FINISHED):
+    for other in study.get_trials(deepcopy=False, states=FINISHED):
         if other.number != trial.number and other.params == params:
             return other
     running = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
     for number in [t.number for t in running if t.number < trial.number]:
         other = _wait(study, number, lambda t: PARAMS_SET in t.user_attrs, MARK_WAIT_S, poll)
-        if other.params != params or other.state not in (TrialState.RUNNING, *_FINISHED):
+        if other.params != params or other.state not in (TrialState.RUNNING, *FINISHED):
             continue
         if say is not None and other.state == TrialState.RUNNING:
             say(f"trial {trial.number} has the parameters of trial {number}, still running: waiting for its result")
         other = _wait(study, number, lambda t: False, RESULT_WAIT_S, poll)
-        if other.state in _FINISHED:
+        if other.state in FINISHED:
             return other
     return None

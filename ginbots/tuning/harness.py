@@ -33,9 +33,7 @@ from ginbots.players.registry import PlayerSpec, bot_info, tuned_dirs
 
 from .duplicates import earlier_with_same_params
 from .space import search_space, suggest
-from .storage import StorageError, ask_lock, open_storage, recover_interrupted
-
-FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
+from .storage import FINISHED, StorageError, ask_lock, open_storage, recover_interrupted
 #: Study settings that must not change when a study is resumed.
 PINNED = ("bot", "opponents", "games_per_trial", "batches", "seed", "objective", "space")
 

@@ -184,6 +184,8 @@ def _alive(pid: int) -> bool:
     return True
 
 
+#: The states of a trial that counts toward a study's trials.
+FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 #: A RUNNING trial that no worker has tagged after this long was killed between its creation and its tag.
 UNTAGGED_AFTER_S = 60.0
 
