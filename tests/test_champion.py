@@ -68,7 +68,7 @@ def test_opponent_model_reads_knocks_and_kept_hands():
 
 
 def test_knock_learning_marks_knocks_down_by_this_games_errors():
-    bot = ChampionPlayer(seed=0, knock_learning=2.0)
+    bot = ChampionPlayer(seed=0, knock_learning=2.0, memory_hands=0)
     bot.new_game(0)
     bot.start_hand(1, 0, mask_of(range(10)))  # we sit in seat 1
     assert bot.knock_correction() == 0.0
@@ -81,6 +81,34 @@ def test_knock_learning_marks_knocks_down_by_this_games_errors():
     assert bot.knock_errors == [45.0]
     bot.new_game(1)
     assert bot.knock_correction() == 0.0 and bot.last_scores == (0, 0)
+    remembering = ChampionPlayer(seed=0, knock_learning=2.0)  # memory_hands=30, the default
+    remembering.new_game(0)
+    remembering.start_hand(1, 0, mask_of(range(10)))
+    remembering.pending_knock = 18.0
+    remembering.report_scores((27, 0))
+    remembering.new_game(1)
+    assert remembering.knock_errors == [45.0] and remembering.knock_correction() == 15.0
+
+def test_play_on_learning_takes_the_play_ons_bias_off_the_knocks():
+    """Play-ons are learned a hand at a time, the mean prediction of the hand against its points,
+    and what they overrate is taken off the knock correction (the same worlds bias both branches)."""
+    bot = ChampionPlayer(seed=0, knock_learning=2.0, play_on_learning=1.0)
+    bot.new_game(0)
+    bot.start_hand(1, 0, mask_of(range(10)))
+    bot.hand_play_ons = [20.0, 30.0]   # we played on twice, expecting +25 on average ...
+    bot.report_scores((0, 5))          # ... and won 5
+    assert bot.play_on_errors == [20.0] and bot.hand_play_ons == []
+    assert bot.knock_correction() == -10.0  # 20 over 1 hand + 1 pseudo-hand, taken off the knocks'
+    bot.pending_knock = 18.0
+    bot.report_scores((27, 5))         # an undercut: the knock erred by 45
+    assert bot.knock_correction() == 15.0 - 10.0
+    off = ChampionPlayer(seed=0, knock_learning=2.0)  # play_on_learning=0 (the default): knocks alone
+    off.new_game(0)
+    off.start_hand(1, 0, mask_of(range(10)))
+    off.hand_play_ons = [25.0]
+    off.report_scores((0, 5))
+    assert off.knock_correction() == 0.0
+
 
 
 def test_second_estimator_takes_over_once_revealed_hands_favour_it():
@@ -196,7 +224,7 @@ def test_the_filter_can_pick_the_second_estimator_without_its_hands_being_used()
     from ginbots.estimators import shared_estimator
 
     bot = ChampionPlayer(seed=4, worlds=12, second_estimator="mlp8-heuristic", switch_by="filter",
-                         switch_rho=0.6, filter_particles=300)
+                         switch_rho=0.6, filter_particles=300, memory_hands=0)
     trusted = []
     original = bot.trusts_filter
     bot.trusts_filter = lambda: trusted.append(original()) or trusted[-1]

@@ -57,6 +57,17 @@ class CalibratedChampion(ChampionPlayer):
         self.this_hand = None
 
 
+def play_against(bot: ChampionPlayer, opponent: str, games: int, seed: int) -> int:
+    """Games to 100 in this process, the seats alternating; the champion's wins."""
+    wins = 0
+    for g in range(games):
+        other = parse_spec(opponent).make(seed=seed + g)
+        seats = (bot, other) if g % 2 == 0 else (other, bot)
+        result = play_game(seats, seed + g, player_seeds=[seed + g, seed + g + 7])
+        wins += result.winner == seats.index(bot)
+    return wins
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("opponent")
@@ -70,12 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--spec must be a champion spec")
     bot = CalibratedChampion(seed=args.seed, **spec.params)
     bot.prepare()
-    wins = 0
-    for g in range(args.games):
-        opponent = parse_spec(args.opponent).make(seed=args.seed + g)
-        seats = (bot, opponent) if g % 2 == 0 else (opponent, bot)
-        result = play_game(seats, args.seed + g, player_seeds=[args.seed + g, args.seed + g + 7])
-        wins += result.winner == seats.index(bot)
+    wins = play_against(bot, args.opponent, args.games, args.seed)
     rows = bot.records
     summary = {"spec": args.spec, "opponent": args.opponent, "games": args.games, "seed": args.seed, "wins": wins,
                "knocks": len(rows)}

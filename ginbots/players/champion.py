@@ -32,6 +32,9 @@ heuristic's (document 002) with the weights its tuning found; on top of it:
   they overrate knocking; each searched knock's predicted points are compared with
   what the hand paid, and later knocks in the game are marked down by the shrunk
   mean error. Against gin-waiting play this cut the undercuts it suffered by a quarter.
+- **Memory of the opponent** (``memory_hands``, 30). A runner keeps one player for a whole match,
+  so what this opponent showed in earlier games (its knocks, the hands it kept, how well
+  minimum-deadwood play explains it, how our knocks fared) starts the next game's model.
 - **A learned discard term** (``afterstate_weight``, 1). A network trained on the champion's
   own games (``ginbots.players.afterstate_value``) values the position each candidate discard
   leaves; W times its value is added to the heuristic's discard values.
@@ -117,6 +120,12 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="learn from this game's own knocks: knocking now is marked down by the mean of "
                            "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
                            "this many knocks had erred by 0; 0: off"),
+        Hyperparameter("play_on_learning", float, 0.0, 0.0, 20.0,
+                       doc="learn from this game's play-ons as knock_learning does from its knocks: playing on is "
+                           "marked down by the mean, over hands with a searched decision to play on, of (the mean "
+                           "predicted value of playing on - the hand's realised points), shrunk toward 0 as if this "
+                           "many hands had erred by 0, so that only the two branches' difference in bias moves the "
+                           "knock; 0: off"),
         Hyperparameter("second_estimator", str, "mlp8-heuristic",
                        choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
                        doc="a second opponent model, used once this game shows an opponent it fits better "
@@ -131,12 +140,13 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         Hyperparameter("switch_rho", float, 0.6, 0.0, 1.0,
                        doc="with switch_by=filter: the second estimator once the mean of the filter's rho at the "
                            "end of each hand so far falls below this (a Simple-like opponent keeps it near 1)"),
-        Hyperparameter("memory_hands", int, 0, 0, 1000, tunable=False,
-                       doc="evidence about the opponent carried into this player's later games (runners reuse "
-                           "a player for a whole match): the last this many of each kind (end-of-hand rho, "
-                           "its knocks and kept knockable hands, our searched knocks' errors); 0: each game afresh "
-                           "(30 measured level with 0 against heuristic:tuned, 2,000 games); above 0, a game "
-                           "depends on the games this player played before it"),
+        Hyperparameter("memory_hands", int, 30, 0, 1000, tunable=False,
+                       doc="evidence about the opponent carried into this player's later games (runners keep a "
+                           "player for a whole match): the last this many of each kind (end-of-hand rho, its "
+                           "knocks and kept knockable hands, our searched knocks' errors); 0: each game afresh "
+                           "(the default before 2026-11-26). A game then depends on the games this player played "
+                           "before it: this package's runners play a remembering bot's games in fixed blocks "
+                           "(ginbots.arena.match.MEMORY_BLOCK), so a seed still gives the same games"),
         Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
                        doc="the opponent's knock threshold assumed before it has shown one"),
         Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
@@ -226,6 +236,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.opp_declines: list[int] = self._carried("opp_declines")
         # predicted minus realised points of our searched knocks
         self.knock_errors: list[float] = self._carried("knock_errors")
+        # predicted (mean over the hand's searched play-ons) minus realised points, a hand at a time
+        self.play_on_errors: list[float] = self._carried("play_on_errors")
         self.last_scores = (0, 0)
         self.hands_scored = 0
         self.hands_won = self.hands_decided = 0  # hands this game: won, and won or lost (score_edge)
@@ -244,6 +256,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.knocker: int | None = None
         self.worlds: list[World] = []
         self.pending_knock = None
+        self.hand_play_ons: list[float] = []  # this hand's predicted points of playing on, where it did
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
         if self.params["score_aware"] and self._score_aware_now():
@@ -348,6 +361,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if self.pending_knock is not None:
             self.knock_errors.append(self.pending_knock - (ours - theirs))
             self.pending_knock = None
+        if self.hand_play_ons:
+            self.play_on_errors.append(sum(self.hand_play_ons) / len(self.hand_play_ons) - (ours - theirs))
+            self.hand_play_ons = []
         if max(scores) >= GOAL_SCORE and self.clock_stops:
             # Never silent: the host's clock, not the work budget, cut this game's search short.
             print(f"champion: the host's clock stopped the search in {self.clock_stops} decision(s) of this game "
@@ -411,11 +427,17 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def knock_correction(self) -> float:
         """How many points this game's searched knocks have overrated knocking, shrunk toward 0:
         the worlds are drawn from an estimator fitted on other players, and an opponent that
-        keeps low hands (and undercuts) shows itself here first."""
-        shrink = self.params["knock_learning"]
-        if shrink <= 0 or not self.knock_errors:
+        keeps low hands (and undercuts) shows itself here first. With ``play_on_learning``, less
+        what its play-ons have overrated playing on: the same worlds bias both branches."""
+        return (self._shrunk_mean(self.knock_errors, self.params["knock_learning"])
+                - self._shrunk_mean(self.play_on_errors, self.params["play_on_learning"]))
+
+    @staticmethod
+    def _shrunk_mean(errors: list[float], shrink: float) -> float:
+        """The mean of ``errors`` as if ``shrink`` more had been 0 (0 when off or empty)."""
+        if shrink <= 0 or not errors:
             return 0.0
-        return sum(self.knock_errors) / (len(self.knock_errors) + shrink)
+        return sum(errors) / (len(errors) + shrink)
 
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
@@ -463,6 +485,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         code = resolve_code(params.get("playouts", "auto"))
         return {"playouts": "compiled (numba)" if code == "compiled" else "pure Python (install ginbots[fast] "
                                                                           "for compiled playouts)"}
+
+    @classmethod
+    def remembers_for(cls, params: Mapping[str, Any]) -> bool:
+        return params["memory_hands"] > 0
 
     def playout_code(self) -> str:
         """Which code plays the playouts here: "compiled" (numba) or "python" (same games either way)."""
@@ -628,6 +654,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if self.params["knock_leaf"] == "learned":
             play_on = self._timed(lambda: play_on_value(self.knowledge, self.opponent_view()[0]))
         if knock_now - self.knock_correction() - self.params["knock_margin"] <= play_on:
+            if self.utility is None:  # errors are learned in points (not with score_aware's equity)
+                self.hand_play_ons.append(play_on)
             return None
         self.pending_knock = points
         return melds
