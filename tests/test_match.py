@@ -1,4 +1,5 @@
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -91,3 +92,33 @@ def test_cli_reports_bad_input_clearly(capsys):
     assert "no player named 'nobody'" in capsys.readouterr().err
     assert main(["match", "random:take_probability=7", "simple", "--games", "2"]) == 2
     assert "take_probability" in capsys.readouterr().err
+
+
+def test_block_chunks_never_split_a_block():
+    from ginbots.arena.match import block_chunks
+
+    items = list(range(47))
+    chunks = block_chunks(items, 6, lambda i: i // 20)
+    assert [c[0] for c in chunks] == [0, 20, 40] and sum(chunks, []) == items
+    chunks = block_chunks(items, 30, lambda i: i // 10)
+    assert [len(c) for c in chunks] == [30, 17]
+    assert block_chunks(items, 4, lambda i: i) == [items[i:i + 4] for i in range(0, 47, 4)]
+
+
+@pytest.mark.slow
+def test_a_remembering_champion_plays_the_same_games_with_any_number_of_workers():
+    """The champion with memory_hands carries what it learned of the opponent from game to game; the
+    runner plays its games in blocks, each in order from a fresh player, so the worker count and the
+    scheduling change nothing. Memory does change play (the same match without it differs)."""
+    from ginbots.arena.match import MEMORY_BLOCK
+
+    spec = parse_spec("champion:game_playouts=3000")
+    assert spec.remembers and parse_spec("champion").remembers  # the default remembers
+    assert not parse_spec("champion:memory_hands=0").remembers and not parse_spec("simple").remembers
+    config = MatchConfig(games=2 * MEMORY_BLOCK + 8, seed=11, duplicate=True, single_hand=True)
+    runs = [run_match(spec, parse_spec("simple"), replace(config, workers=w), progress=False) for w in (1, 2, 3)]
+    outcomes = [[(g["winner"], g["scores"], len(g["hands"])) for g in r.games] for r in runs]
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+    forgetful = run_match(parse_spec("champion:memory_hands=0,game_playouts=3000"), parse_spec("simple"), config,
+                          progress=False)
+    assert [(g["winner"], g["scores"]) for g in forgetful.games] != [o[:2] for o in outcomes[0]]

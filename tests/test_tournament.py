@@ -119,9 +119,9 @@ def test_cli_tournament_runs_and_prints_ratings(tmp_path, capsys):
 def test_each_match_gets_its_own_players_so_nothing_learned_follows_a_bot_to_its_next_opponent():
     config = TournamentConfig(bots=("simple", "greedy", "random"), games_per_pair=2, seed=1)
     _Worker.setup(config)
-    first, again = _Worker.player("simple", 0), _Worker.player("simple", 0)
-    assert first is again                           # one player for the whole match ...
-    assert _Worker.player("simple", 1) is not first  # ... and a fresh one against the next opponent
+    first, again = _Worker.player("simple", 0, 0), _Worker.player("simple", 0, 1)
+    assert first is again                              # one player for the whole match ...
+    assert _Worker.player("simple", 1, 0) is not first  # ... and a fresh one against the next opponent
     _Worker.run(config.jobs()[0])
     assert set(_Worker.players) >= {("simple", 0), ("greedy", 0), ("simple", 1)}
 
@@ -133,3 +133,35 @@ def test_a_pairs_seed_replays_its_deals_as_a_match():
     pair_jobs = [job for p, job in config.jobs() if p == 2]
     assert pair_jobs == schedule(MatchConfig(games=4, seed=config.pair_seed(2), duplicate=True))
     assert config.pair_seed(2) != config.pair_seed(1)
+
+
+def test_a_remembering_bots_games_are_scheduled_in_whole_blocks_and_a_cut_block_is_replayed():
+    from ginbots.arena.match import MEMORY_BLOCK
+    from ginbots.arena.tournament import _todo
+
+    config = TournamentConfig(bots=("champion:memory_hands=30", "simple", "greedy"), games_per_pair=30, seed=3)
+    todo, block_of = _todo(config, set())
+    assert block_of is not None and len(todo) == 3 * 30
+    # block 0 of every pair, then block 1; a remembering pair's block in game order
+    assert [job.index // MEMORY_BLOCK for _, job in todo] == sorted(job.index // MEMORY_BLOCK for _, job in todo)
+    pair0 = [job.index for p, job in todo if p == 0]
+    assert pair0 == sorted(pair0)
+    finished = {(0, i) for i in range(25)} | {(2, i) for i in range(25)}  # pair 2 (simple vs greedy) forgets
+    todo, _ = _todo(config, finished)
+    assert [job.index for p, job in todo if p == 0] == list(range(20, 30))  # block 1 again from its start
+    assert [job.index for p, job in todo if p == 2] == list(range(25, 30))
+    assert _todo(TournamentConfig(bots=("simple", "greedy"), games_per_pair=4, seed=3), set())[1] is None
+
+
+@pytest.mark.slow
+def test_a_remembering_bot_gives_the_same_tournament_with_any_number_of_workers(tmp_path):
+    from ginbots.arena.match import MEMORY_BLOCK
+
+    bots = ("champion:memory_hands=30,game_playouts=1500", "simple")
+    one = run_tournament(TournamentConfig(bots=bots, games_per_pair=MEMORY_BLOCK + 4, seed=4, workers=1),
+                         tmp_path / "one", progress=False)
+    two = run_tournament(TournamentConfig(bots=bots, games_per_pair=MEMORY_BLOCK + 4, seed=4, workers=2),
+                         tmp_path / "two", progress=False)
+    assert _strip(load_games(tmp_path / "one")) == _strip(load_games(tmp_path / "two"))
+    assert one["games"] == two["games"] == MEMORY_BLOCK + 4
+    regenerate_trace(tmp_path / "two", *bots, MEMORY_BLOCK - 1)  # replays the block's earlier games first

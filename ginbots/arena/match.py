@@ -132,12 +132,19 @@ def summarize_game(job: GameJob, result: GameResult) -> dict[str, Any]:
 
 
 class _Worker:
-    """Per-process players, built once and reused for every game (as the challenge's runner does)."""
+    """Per-process players, built once and reused for every game (as the challenge's runner does); a player
+    that remembers its opponent from game to game is built afresh at each block (``MEMORY_BLOCK``)."""
 
     players: dict[str, Any] = {}
+    specs: dict[str, PlayerSpec] = {}
+    remembering: list[str] = []
+    unplayed: set[str] = set()
 
     @classmethod
     def setup(cls, spec_a: PlayerSpec, spec_b: PlayerSpec, game: GameConfig, single_hand: bool, trace: bool) -> None:
+        cls.specs = {"A": spec_a, "B": spec_b}
+        cls.remembering = [role for role, spec in cls.specs.items() if spec.remembers]
+        cls.unplayed = set(cls.remembering)  # built just now: fresh for the first block already
         cls.players = {"A": make_player(spec_a), "B": make_player(spec_b)}
         cls.game = game if not single_hand else GameConfig(
             time_budget=game.time_budget, max_turns_per_hand=game.max_turns_per_hand,
@@ -146,6 +153,11 @@ class _Worker:
 
     @classmethod
     def run(cls, job: GameJob) -> tuple[dict[str, Any], dict[str, LatencyHistogram], dict[str, Any] | None]:
+        for role in cls.remembering:
+            if role in cls.unplayed:
+                cls.unplayed.discard(role)
+            else:
+                cls.players[role] = fresh_at_block(cls.players[role], cls.specs[role], job.index)
         a, b = cls.players["A"], cls.players["B"]
         prepare_players(a, b)
         seated = [a, b] if job.a_seat == 0 else [b, a]
@@ -158,6 +170,35 @@ class _Worker:
         if result.trace is not None:
             result.trace["game"] = job.index
         return summarize_game(job, result), hists, result.trace
+
+
+#: Games a remembering player (``PlayerSpec.remembers``: the champion with ``memory_hands``) lives for. A
+#: match's games are cut into blocks of this many consecutive games; each block is played in order by one
+#: worker, from a fresh player, so what the player carries from game to game, and so every game, is the
+#: same with any number of workers and any scheduling. Other players are built once per worker.
+MEMORY_BLOCK = 20
+
+
+def fresh_at_block(player: Any, spec: PlayerSpec, index: int) -> Any:
+    """``player``, or (for a player that remembers) a new one from ``spec`` when game ``index`` starts a block."""
+    if index % MEMORY_BLOCK:
+        return player
+    close = getattr(player, "close", None)
+    if close is not None:
+        close()
+    return make_player(spec)
+
+
+def block_chunks(items: list[Any], size: int, block_of: Callable[[Any], Any]) -> list[list[Any]]:
+    """``items`` (in play order) cut into chunks of at least ``size`` (bar the last) made of whole blocks
+    (runs of items with the same ``block_of``), so that no worker starts a remembering player mid-block."""
+    chunks: list[list[Any]] = []
+    for item in items:
+        if chunks and (len(chunks[-1]) < size or block_of(chunks[-1][-1]) == block_of(item)):
+            chunks[-1].append(item)
+        else:
+            chunks.append([item])
+    return chunks
 
 
 def prepare_players(*players: Any) -> None:
@@ -421,7 +462,10 @@ def run_match(
     config, (spec_a, spec_b) = judged(config, spec_a, spec_b)
     jobs = schedule(config)
     size = chunk_size(len(jobs), config.workers, 50, config.cluster)
-    chunks = chunks_of(jobs, size)
+    if spec_a.remembers or spec_b.remembers:
+        chunks = block_chunks(jobs, size, lambda job: job.index // MEMORY_BLOCK)
+    else:
+        chunks = chunks_of(jobs, size)
     bar = ProgressBar(len(jobs), "hands" if config.single_hand else "games", progress)
     results: dict[int, dict[str, Any]] = {}
     hists = {"A": LatencyHistogram(), "B": LatencyHistogram()}

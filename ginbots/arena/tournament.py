@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ginbots.connect.host import make_player, parse_checked
 from ginbots.game.engine import GameConfig, play_game
@@ -22,11 +22,14 @@ from ginbots.players.registry import PlayerSpec, parse_spec
 
 from .match import (
     CALL_GRACE_S,
+    MEMORY_BLOCK,
     GameJob,
     MatchConfig,
     ProgressBar,
+    block_chunks,
     chunk_size,
     chunks_of,
+    fresh_at_block,
     derive_seed,
     lost_game,
     prepare_players,
@@ -91,6 +94,7 @@ def _record(pair: int, bots: tuple[str, str], job: GameJob, summary: dict[str, A
 class _Worker:
     players: dict[tuple[str, int | None], Any] = {}
     specs: dict[str, PlayerSpec] = {}
+    remembers: dict[str, bool] = {}
     config: TournamentConfig
 
     @classmethod
@@ -99,22 +103,27 @@ class _Worker:
         cls.specs = {name: parse_spec(name).isolated(config.isolate, config.memory_mb, config.log_dir, config.hide)
                      for name in config.bots}
         cls.players = {}
+        cls.remembers = {name: spec.remembers for name, spec in cls.specs.items()}
 
     @classmethod
-    def player(cls, name: str, pair: int) -> Any:
+    def player(cls, name: str, pair: int, index: int) -> Any:
         """The bot's player for this pair's match: built once per match, as a runner builds the players of
         each match, so what a bot learns of one opponent across games never follows it to the next. A bot in
-        its own process (``isolate``) is shared by its matches: a process per match would be too many."""
-        key = (name, None if cls.specs[name].isolate else pair)
+        its own process (``isolate``) is shared by its matches: a process per match would be too many; one
+        that remembers its opponent is not, and starts afresh at each block of the match (``MEMORY_BLOCK``)."""
+        spec = cls.specs[name]
+        key = (name, None if spec.isolate and not cls.remembers[name] else pair)
         if key not in cls.players:
-            cls.players[key] = make_player(cls.specs[name])
+            cls.players[key] = make_player(spec)
+        elif cls.remembers[name]:
+            cls.players[key] = fresh_at_block(cls.players[key], spec, index)
         return cls.players[key]
 
     @classmethod
     def run(cls, item: tuple[int, GameJob]) -> dict[str, Any]:
         p, job = item
         a, b = cls.config.pairs()[p]
-        pa, pb = cls.player(a, p), cls.player(b, p)
+        pa, pb = cls.player(a, p, job.index), cls.player(b, p, job.index)
         prepare_players(pa, pb)
         seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
         seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
@@ -124,6 +133,27 @@ class _Worker:
         times["A"].add_many(result.decision_times[job.a_seat])
         times["B"].add_many(result.decision_times[job.a_seat ^ 1])
         return _record(p, (a, b), job, summarize_game(job, result), times)
+
+
+def _todo(config: TournamentConfig, finished: set[tuple[int, int]]) \
+        -> tuple[list[tuple[int, GameJob]], Callable[[tuple[int, GameJob]], Any] | None]:
+    """The games left to play, and (when a bot remembers its opponent from game to game) what block of
+    its match each belongs to. A remembering bot's games go in whole blocks of ``MEMORY_BLOCK``, block k
+    of every pair before block k + 1, each block from its first game: a block cut short is played again
+    from its start (its finished games are not recorded twice), so resuming gives the same games."""
+    remembering = {p for p, pair in enumerate(config.pairs()) if any(parse_spec(n).remembers for n in pair)}
+    jobs = config.jobs()
+    if not remembering:
+        return [(p, job) for p, job in jobs if (p, job.index) not in finished], None
+
+    def block_of(item: tuple[int, GameJob]) -> Any:
+        p, job = item
+        return (p, job.index // MEMORY_BLOCK) if p in remembering else (p, job.index)
+
+    open_blocks = {block_of((p, job)) for p, job in jobs if (p, job.index) not in finished}
+    todo = [(p, job) for p, job in jobs if block_of((p, job)) in open_blocks]
+    todo.sort(key=lambda item: (item[1].index // MEMORY_BLOCK, item[0], item[1].index))
+    return todo, block_of
 
 
 def _run_game(item: tuple[int, GameJob]) -> dict[str, Any]:
@@ -246,12 +276,14 @@ def run_tournament(config: TournamentConfig, folder: str | Path, progress: bool 
 def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None, cluster: str | None) -> dict[str, Any]:
     done = prepare(config, folder)
     finished = {(g["pair"], g["index"]) for g in done}
-    todo = [(p, job) for p, job in config.jobs() if (p, job.index) not in finished]
-    bar = ProgressBar(len(todo), "games", progress)
+    todo, block_of = _todo(config, finished)
+    bar = ProgressBar(sum((p, job.index) not in finished for p, job in todo), "games", progress)
     size = chunk_size(len(todo), config.workers, 20, cluster)
-    chunks = chunks_of(todo, size)
+    chunks = block_chunks(todo, size, block_of) if block_of else chunks_of(todo, size)
     with open(folder / GAMES_FILE, "a", encoding="utf-8") as out:
         def write(record: dict[str, Any]) -> None:
+            if (record["pair"], record["index"]) in finished:
+                return  # re-played only to bring a remembering bot's block up to where it stopped
             if config.run_key:
                 record = seal(config.run_key, record)
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -260,6 +292,8 @@ def _run_locked(config: TournamentConfig, folder: Path, progress: bool | None, c
 
         def on_lost(lost: Lost) -> None:
             p, job = lost.item
+            if (p, job.index) in finished:
+                return
             a, b = config.pairs()[p]
             empty = {"A": LatencyHistogram(), "B": LatencyHistogram()}
             write(_record(p, (a, b), job, lost_game(job, lost, {"A": a, "B": b}), empty))
@@ -378,10 +412,13 @@ def regenerate_trace(folder: str | Path, a: str, b: str, index: int) -> dict[str
                               f"({config.games_per_pair} games per pair)")
     spec_a, spec_b = parse_spec(key[0]), parse_spec(key[1])
     pa, pb = make_player(spec_a), make_player(spec_b)
-    seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
-    seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
-    result = play_game(seated, seed=job.engine_seed, config=GameConfig(time_budget=config.time_budget),
-                       player_seeds=seeds, trace=True)
+    # A bot that remembers its opponent played this game after the earlier games of its block: play them first.
+    start = index - index % MEMORY_BLOCK if spec_a.remembers or spec_b.remembers else index
+    for before in [j for q, j in config.jobs() if q == p and start <= j.index <= index]:
+        seated = [pa, pb] if before.a_seat == 0 else [pb, pa]
+        seeds = (before.seed_a, before.seed_b) if before.a_seat == 0 else (before.seed_b, before.seed_a)
+        result = play_game(seated, seed=before.engine_seed, config=GameConfig(time_budget=config.time_budget),
+                           player_seeds=seeds, trace=before.index == index)
     again = summarize_game(job, result)
     # games.jsonl is not committed with a report; without it the game is replayed from its seeds unchecked
     if record is not None and (again["winner"], again["scores"]) != (record["winner"], record["scores"]):

@@ -143,6 +143,14 @@ class Player(ABC):
     def runtime(self) -> dict[str, str]:
         return type(self).runtime_for(self.params)
 
+    @classmethod
+    def remembers_for(cls, params: Mapping[str, Any]) -> bool:
+        """Whether this bot with ``params`` carries what it learned of its opponent from one game into
+        the next (the champion's ``memory_hands``). A runner then plays its games in fixed blocks, in
+        order, each from a fresh player (``ginbots.arena.match.MEMORY_BLOCK``), so that the same seed
+        gives the same games with any number of workers."""
+        return False
+
     def prepare(self) -> None:
         """Load what play will need (weight files, their runtime) now, before the first game.
 

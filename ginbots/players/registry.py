@@ -140,6 +140,15 @@ class PlayerSpec:
         process (every other package's bot is isolated by default)."""
         return is_trusted(self.name)
 
+    @property
+    def remembers(self) -> bool:
+        """Whether the bot carries what it learned of its opponent from game to game (``Player.remembers_for``);
+        only the bundle's own bots are asked (another package's bot is a process the runner cannot inspect)."""
+        if not self.builtin:
+            return False
+        cls = player_class(self.name)
+        return cls.remembers_for(resolve_params(cls, self.params))
+
     def make(self, seed: int | None = None) -> Player:
         """The bot, built in this process. An isolated spec is started by the arena's
         ``ginbots.connect.host.make_player`` instead: this wing knows nothing of processes."""
