@@ -88,7 +88,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ginbots.arena.keys import check_run_key
-    from ginbots.arena.match import MatchConfig, run_match, write_json
+    from ginbots.arena.match import MEMORY_BLOCK, MatchConfig, run_match, write_json
     from ginbots.arena.trace import write_traces
     from ginbots.connect.host import parse_checked
 
@@ -127,6 +127,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     isolated = [s.display for s in (spec_a, spec_b) if s.isolate]
     if isolated:
         print(f"  isolated in their own processes: {', '.join(isolated)}; their stderr: {log_dir}")
+    remembering = [s.display for s in (spec_a, spec_b) if s.remembers]
+    if remembering:
+        print(f"  {', '.join(remembering)} carried what it learned of its opponent from game to game: its games "
+              f"were played in blocks of {MEMORY_BLOCK}, each from a fresh player (the same games with any --workers)")
     return 130 if report.interrupted else 0
 
 

@@ -122,3 +122,12 @@ def test_a_remembering_champion_plays_the_same_games_with_any_number_of_workers(
     forgetful = run_match(parse_spec("champion:memory_hands=0,game_playouts=3000"), parse_spec("simple"), config,
                           progress=False)
     assert [(g["winner"], g["scores"]) for g in forgetful.games] != [o[:2] for o in outcomes[0]]
+
+
+def test_cli_match_says_when_a_bot_remembers_its_opponent(capsys):
+    assert main(["match", "champion:game_playouts=300", "simple", "--games", "2", "--seed", "1", "--single-hand",
+                 "--no-progress"]) == 0
+    assert "blocks of 20, each from a fresh player" in capsys.readouterr().out
+    assert main(["match", "champion:memory_hands=0,game_playouts=300", "simple", "--games", "2", "--seed", "1",
+                 "--single-hand", "--no-progress"]) == 0
+    assert "fresh player" not in capsys.readouterr().out
