@@ -16,7 +16,6 @@ Usage: python experiments/champion-knock-margin/knock_discontinuity.py OPPONENT 
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -26,10 +25,9 @@ from typing import Any
 from ginbots.arena.stats import mean_and_se
 from ginbots.game.melds import min_deadwood
 from ginbots.players.champion import ChampionPlayer
-from ginbots.players.registry import parse_spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "champion-tilt"))
-from knock_calibration import play_against  # noqa: E402  (the same games-to-100 loop)
+from knock_calibration import recorded_games  # noqa: E402  (the same command line and games)
 
 #: Margin bins (knock now minus play on, points).
 EDGES = (-99, -15, -8, -4, 0, 4, 8, 15, 99)
@@ -82,19 +80,7 @@ def bins(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("opponent")
-    parser.add_argument("--spec", default="champion")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=6000)
-    parser.add_argument("--json")
-    args = parser.parse_args(argv)
-    spec = parse_spec(args.spec)
-    if spec.name != "champion":
-        parser.error("--spec must be a champion spec")
-    bot = RecordingChampion(seed=args.seed, **spec.params)
-    bot.prepare()
-    wins = play_against(bot, args.opponent, args.games, args.seed)
+    args, bot, wins = recorded_games(argv, __doc__.splitlines()[0], RecordingChampion, 200, 6000)
     table = bins(bot.rows)
     print(f"{args.spec} vs {args.opponent}: {wins} of {args.games} games, {len(bot.rows)} searched knock decisions")
     for b in table:

@@ -68,20 +68,27 @@ def play_against(bot: ChampionPlayer, opponent: str, games: int, seed: int) -> i
     return wins
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def recorded_games(argv: list[str] | None, description: str, recorder: type[ChampionPlayer], games: int,
+                   seed: int) -> tuple[argparse.Namespace, Any, int]:
+    """The command line ``OPPONENT [--spec champion:...] --games N --seed S --json OUT`` played out: its
+    arguments, the ``recorder`` (a recording champion) after the games, and the champion's wins."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("opponent")
     parser.add_argument("--spec", default="champion")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     spec = parse_spec(args.spec)
     if spec.name != "champion":
         parser.error("--spec must be a champion spec")
-    bot = CalibratedChampion(seed=args.seed, **spec.params)
+    bot = recorder(seed=args.seed, **spec.params)
     bot.prepare()
-    wins = play_against(bot, args.opponent, args.games, args.seed)
+    return args, bot, play_against(bot, args.opponent, args.games, args.seed)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args, bot, wins = recorded_games(argv, __doc__.splitlines()[0], CalibratedChampion, 300, 5000)
     rows = bot.records
     summary = {"spec": args.spec, "opponent": args.opponent, "games": args.games, "seed": args.seed, "wins": wins,
                "knocks": len(rows)}

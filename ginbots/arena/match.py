@@ -160,16 +160,21 @@ class _Worker:
                 cls.players[role] = fresh_at_block(cls.players[role], cls.specs[role], job.index)
         a, b = cls.players["A"], cls.players["B"]
         prepare_players(a, b)
-        seated = [a, b] if job.a_seat == 0 else [b, a]
-        seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
-        result = play_game(seated, seed=job.engine_seed, config=cls.game, player_seeds=seeds, trace=cls.trace,
-                           monitor=current_monitor())
+        result = play_job(a, b, job, cls.game, trace=cls.trace, monitor=current_monitor())
         hists = {"A": LatencyHistogram(), "B": LatencyHistogram()}
         hists["A"].add_many(result.decision_times[job.a_seat])
         hists["B"].add_many(result.decision_times[job.a_seat ^ 1])
         if result.trace is not None:
             result.trace["game"] = job.index
         return summarize_game(job, result), hists, result.trace
+
+
+def play_job(a: Any, b: Any, job: GameJob, config: GameConfig, **options: Any) -> GameResult:
+    """Play ``job`` between role A's player ``a`` and role B's ``b``, seated and seeded as the job says
+    (``options``: ``play_game``'s trace and monitor)."""
+    seated = [a, b] if job.a_seat == 0 else [b, a]
+    seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
+    return play_game(seated, seed=job.engine_seed, config=config, player_seeds=seeds, **options)
 
 
 #: Games a remembering player (``PlayerSpec.remembers``: the champion with ``memory_hands``) lives for. A

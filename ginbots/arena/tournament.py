@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ginbots.connect.host import make_player, parse_checked
-from ginbots.game.engine import GameConfig, play_game
+from ginbots.game.engine import GameConfig
 from ginbots.players.registry import PlayerSpec, parse_spec
 
 from .match import (
@@ -32,6 +32,7 @@ from .match import (
     fresh_at_block,
     derive_seed,
     lost_game,
+    play_job,
     prepare_players,
     schedule,
     summarize_game,
@@ -125,10 +126,7 @@ class _Worker:
         a, b = cls.config.pairs()[p]
         pa, pb = cls.player(a, p, job.index), cls.player(b, p, job.index)
         prepare_players(pa, pb)
-        seated = [pa, pb] if job.a_seat == 0 else [pb, pa]
-        seeds = (job.seed_a, job.seed_b) if job.a_seat == 0 else (job.seed_b, job.seed_a)
-        result = play_game(seated, seed=job.engine_seed, config=GameConfig(time_budget=cls.config.time_budget),
-                           player_seeds=seeds, monitor=current_monitor())
+        result = play_job(pa, pb, job, GameConfig(time_budget=cls.config.time_budget), monitor=current_monitor())
         times = {"A": LatencyHistogram(), "B": LatencyHistogram()}
         times["A"].add_many(result.decision_times[job.a_seat])
         times["B"].add_many(result.decision_times[job.a_seat ^ 1])
@@ -406,7 +404,8 @@ def regenerate_trace(folder: str | Path, a: str, b: str, index: int) -> dict[str
         raise TournamentError(f"no pair {a} vs {b} in {folder} (bots: {', '.join(config.bots)})")
     p = pairs.index(key)
     record = next((g for g in load_games(folder) if g["pair"] == p and g["index"] == index), None)
-    job = next((j for q, j in config.jobs() if q == p and j.index == index), None)
+    pair_jobs = [j for q, j in config.jobs() if q == p]
+    job = next((j for j in pair_jobs if j.index == index), None)
     if job is None:
         raise TournamentError(f"{key[0]} vs {key[1]} has no game {index} in {folder} "
                               f"({config.games_per_pair} games per pair)")
@@ -414,11 +413,8 @@ def regenerate_trace(folder: str | Path, a: str, b: str, index: int) -> dict[str
     pa, pb = make_player(spec_a), make_player(spec_b)
     # A bot that remembers its opponent played this game after the earlier games of its block: play them first.
     start = index - index % MEMORY_BLOCK if spec_a.remembers or spec_b.remembers else index
-    for before in [j for q, j in config.jobs() if q == p and start <= j.index <= index]:
-        seated = [pa, pb] if before.a_seat == 0 else [pb, pa]
-        seeds = (before.seed_a, before.seed_b) if before.a_seat == 0 else (before.seed_b, before.seed_a)
-        result = play_game(seated, seed=before.engine_seed, config=GameConfig(time_budget=config.time_budget),
-                           player_seeds=seeds, trace=before.index == index)
+    for before in [j for j in pair_jobs if start <= j.index <= index]:
+        result = play_job(pa, pb, before, GameConfig(time_budget=config.time_budget), trace=before.index == index)
     again = summarize_game(job, result)
     # games.jsonl is not committed with a report; without it the game is replayed from its seeds unchecked
     if record is not None and (again["winner"], again["scores"]) != (record["winner"], record["scores"]):
