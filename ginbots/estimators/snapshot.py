@@ -20,6 +20,15 @@ from ginbots.game.knowledge import Knowledge
 CARD_BITS = np.arange(NUM_CARDS, dtype=np.int64)
 CARD_WEIGHTS = np.int64(1) << CARD_BITS
 MAX_TURN = 30  # turn numbers are clipped here in features (hands rarely run longer)
+#: The compiled twins of one row's pinning, normalising and sampling (``snapshot_kernels``), once installed.
+_KERNELS: Any = None
+
+
+def use_kernels(kernels: Any) -> None:
+    """Pin, normalise and sample one row in ``kernels`` (``ginbots.estimators.snapshot_kernels``; None:
+    numpy) in this process. They give the same numbers from the same draws, so the games are the same."""
+    global _KERNELS
+    _KERNELS = kernels
 
 
 def bits(masks: np.ndarray) -> np.ndarray:
@@ -112,6 +121,8 @@ def snapshot_rows(knowledges: list[Knowledge], truths: list[int] | None = None,
 def with_known_cards(snap: Snapshot, raw: np.ndarray) -> np.ndarray:
     """``raw`` (B, 52) with known cards pinned: 1 for the opponent's known cards,
     0 for every card it cannot hold; unknown cards keep their estimate."""
+    if _KERNELS is not None and len(snap) == 1:
+        return _KERNELS.with_known_cards_row(raw, int(snap.unknown[0]), int(snap.opp_known[0]))[None]
     unknown = bits(snap.unknown & ~snap.opp_known)
     return np.where(unknown > 0, raw, bits(snap.opp_known)).astype(np.float32)
 
@@ -120,6 +131,8 @@ def normalise(snap: Snapshot, raw: np.ndarray) -> np.ndarray:
     """Probabilities that sum to 10 with every value in [0, 1]: known cards 0/1,
     unknown cards scaled to the opponent's unknown count, capped at 1 with the
     excess spread over the rest (water filling)."""
+    if _KERNELS is not None and len(snap) == 1:
+        return _KERNELS.normalise_row(raw, int(snap.unknown[0]), int(snap.opp_known[0]))[None]
     unknown = bits(snap.unknown & ~snap.opp_known) > 0
     target = snap.opp_unknown_count.astype(np.float64)
     p = np.where(unknown, np.maximum(np.asarray(raw, dtype=np.float64), 1e-9), 0.0)
@@ -169,8 +182,12 @@ def sample_masks(probs: np.ndarray, snap_row: Snapshot, count: int, rng: np.rand
     if need == 0:
         return np.full(count, opp_known, dtype=np.int64)
     p = np.clip(np.asarray(probs, dtype=np.float64)[pool], 1e-6, 1 - 1e-6)
-    keys = np.log(p / (1 - p)) + rng.gumbel(size=(count, len(pool)))
-    chosen = np.argpartition(-keys, need - 1, axis=1)[:, :need]
+    log_odds, gumbel = np.log(p / (1 - p)), rng.gumbel(size=(count, len(pool)))
+    if _KERNELS is not None:
+        hands = _KERNELS.select_masks(log_odds, gumbel, pool, need, opp_known)
+        if hands is not None:
+            return hands
+    chosen = np.argpartition(-(log_odds + gumbel), need - 1, axis=1)[:, :need]
     return CARD_WEIGHTS[pool][chosen].sum(axis=1) | opp_known
 
 

@@ -25,6 +25,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the compiled hand utility needs numba: pip install 'ginbots[fast]'") from exc
 
+from ginbots.estimators.snapshot_kernels import numpy_sum as _numpy_sum
 from ginbots.game.cards import MAX_DEADWOOD
 from ginbots.search.kernels import (
     MAX_OPTIONS,
@@ -43,32 +44,6 @@ from .hand_utility import _LOW_SHARE32, _PAIR_HI_INT, _PAIR_LO_INT, _POINTS32, P
 
 _F32 = np.float32
 _NO_SLOT = 11  # slot_of's value for a card not in the hand (the pad, a card held by nobody here)
-
-
-@njit(cache=True)
-def _numpy_sum(values, n):
-    """``values[:n].sum()`` in numpy's order for a contiguous axis (pairwise in blocks of eight)."""
-    if n < 8:
-        total = values[0] - values[0]  # a zero of the array's type
-        for i in range(n):
-            total += values[i]
-        return total
-    r0, r1, r2, r3 = values[0], values[1], values[2], values[3]
-    r4, r5, r6, r7 = values[4], values[5], values[6], values[7]
-    whole = n - n % 8
-    for i in range(8, whole, 8):
-        r0 += values[i]
-        r1 += values[i + 1]
-        r2 += values[i + 2]
-        r3 += values[i + 3]
-        r4 += values[i + 4]
-        r5 += values[i + 5]
-        r6 += values[i + 6]
-        r7 += values[i + 7]
-    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    for i in range(whole, n):
-        total += values[i]
-    return total
 
 
 @njit(cache=True)
@@ -217,6 +192,45 @@ def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out,
         out[b] = best
 
 
+@njit(cache=True)
+def _stock_draw_hands_into(opponents, unseen, uniforms, draws, out):
+    """Per row, the unseen cards of the ``draws`` highest uniforms, highest first, each added to the hand;
+    False where a row has too few unseen cards or a tie among them decides (``argsort``'s own order)."""
+    top_value = np.empty(draws + 1)
+    top_card = np.empty(draws + 1, dtype=np.int64)
+    for r in range(len(opponents)):
+        size = 0
+        for c in range(unseen.shape[1]):
+            if not unseen[r, c]:
+                continue
+            value = uniforms[r, c]
+            if size == draws + 1 and value <= top_value[draws]:
+                if value == top_value[draws]:
+                    return False
+                continue
+            t = min(size, draws)  # insert in descending order, dropping the last once full
+            while t > 0 and top_value[t - 1] < value:
+                top_value[t], top_card[t] = top_value[t - 1], top_card[t - 1]
+                t -= 1
+            if t > 0 and top_value[t - 1] == value:
+                return False
+            top_value[t], top_card[t] = value, c
+            size = min(size + 1, draws + 1)
+        if size < draws + 1 or top_value[draws - 1] == top_value[draws]:
+            return False
+        for t in range(draws):
+            out[r * draws + t] = np.uint64(opponents[r]) | (np.uint64(1) << np.uint64(top_card[t]))
+    return True
+
+
+def stock_draw_hands(opponents: np.ndarray, unseen: np.ndarray, uniforms: np.ndarray, draws: int) -> np.ndarray | None:
+    """``hand_utility.stock_draw_hands``, or None where ``argsort``'s order among ties would decide."""
+    out = np.empty(len(opponents) * draws, dtype=np.uint64)
+    ok = _stock_draw_hands_into(np.ascontiguousarray(opponents, dtype=np.uint64), np.ascontiguousarray(unseen),
+                                np.ascontiguousarray(uniforms, dtype=np.float64), np.int64(draws), out)
+    return out if ok else None
+
+
 @lru_cache(maxsize=64)  # a player asks with the same weights at every decision
 def _weights(w: UtilityWeights) -> tuple[tuple[np.float32, ...], tuple[float, float]]:
     """The weights as numpy makes them: float32 where it casts them, float64 where it keeps them."""
@@ -311,4 +325,5 @@ def warm_up() -> None:
     best_after_discard(hand, np.zeros(1, dtype=np.uint64), 0, q, w)
     utilities(hand >> np.uint64(1), 10, np.zeros(1, dtype=np.uint64), np.array([10]), 0, q, w)
     best_melding_utility(0b111 | 0b111 << 13 | 1 << 26 | 1 << 39, 0, q, w)
+    stock_draw_hands(hand, np.ones((1, 52), dtype=np.bool_), np.linspace(0, 0.9, 52)[None], 4)
     hand_utility.use_kernels(sys.modules[__name__])

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
+from ginbots.estimators import snapshot
 from ginbots.estimators.snapshot import bits
 from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
 from ginbots.game.melds import (
@@ -41,6 +42,7 @@ from .hand_utility import (
     best_after_discard,
     best_melding_utility,
     in_opponent_meld_probability,
+    stock_draw_hands,
 )
 from .tracking import LAYOFF_SAMPLES, KnowledgePlayer
 
@@ -96,11 +98,15 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
     def prepare(self) -> None:
         super().prepare()
         if self.compiled_kernels():
+            from ginbots.estimators import snapshot_kernels
+
             from . import hand_utility_kernels
 
             hand_utility_kernels.warm_up()  # compiled twins of the hand utility: the same numbers, faster
+            snapshot_kernels.warm_up()  # and of the estimate's pinning, normalising and sampling
         else:
             hand_utility.use_kernels(None)
+            snapshot.use_kernels(None)
 
     def compiled_kernels(self) -> bool:
         """Whether this process computes hand utilities in compiled code (numba, extra ``fast``, installed)."""
@@ -245,9 +251,7 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
                                         self._opponent_in_meld(), self.weights)
             return np.bincount(rows, weights=values, minlength=len(opponents)) / \
                 np.maximum(1, unseen.sum(axis=1))
-        keys = np.where(unseen, self._numpy_rng().random(unseen.shape), -1.0)
-        drawn = np.argsort(-keys, axis=1)[:, :draws]
-        drawn_hands = (opponents[:, None] | (_ONE << drawn.astype(np.uint64))).ravel()
+        drawn_hands = stock_draw_hands(opponents, unseen, self._numpy_rng().random(unseen.shape), draws)
         values = best_after_discard(drawn_hands, np.zeros(len(drawn_hands), dtype=np.uint64), pile,
                                     self._opponent_in_meld(), self.weights)
         return values.reshape(len(opponents), draws).mean(axis=1)
