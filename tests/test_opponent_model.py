@@ -2,6 +2,7 @@
 player from a random one, its moves keep the history's likelihood, and it is reproducible."""
 
 import numpy as np
+import pytest
 
 from ginbots.game.cards import completes_meld, mask_of
 from ginbots.game.engine import GameConfig, play_game
@@ -138,8 +139,8 @@ def test_filter_is_reproducible_and_rejuvenation_keeps_every_hand_possible():
     f = a.filter
     allowed = np.uint64(a.knowledge.unknown | a.knowledge.opp_known)
     f.hands[1:] = f.hands[0]  # as after a resampling that copied one hand
-    f.history = [np.full_like(h, h[0]) for h in f.history]
-    f.logmix = [np.full_like(m, m[0]) for m in f.logmix]
+    f.history[:] = f.history[:, :1]  # every event's rows (views of the history) copied from hand 0
+    f.logmix[:] = f.logmix[:, :1]
     f.weights[:] = 1.0
     before = f.hands.copy()
     f.rejuvenate(a.knowledge, sweeps=3)
@@ -183,3 +184,25 @@ def test_moves_stop_on_very_long_hands():
     before = f.hands.copy()
     f.rejuvenate(knowledge, sweeps=2)
     assert np.array_equal(before, f.hands) and f.moves == 0 and not f.stale
+
+
+def test_event_rows_grow_and_reorder_like_a_list_of_rows() -> None:
+    """The filter's history array: 40 appended rows (two growths), one resampling, and a restart with
+    another population size; a row of another size mid-hand is refused."""
+    from ginbots.search.opponent_model import _EventRows
+
+    rng = np.random.default_rng(9)
+    rows, kept = _EventRows(np.uint64), []
+    for _ in range(40):
+        row = rng.integers(0, 1 << 52, size=7, dtype=np.uint64)
+        rows.append(row)
+        kept.append(row.copy())
+        row[:] = 0  # the history holds a copy
+    index = rng.integers(0, 7, size=7)
+    rows.reorder(index)
+    assert np.array_equal(rows.rows(), np.stack([r[index] for r in kept]))
+    with pytest.raises(ValueError, match="after rows of 7"):
+        rows.append(np.zeros(5, dtype=np.uint64))
+    rows.clear()
+    rows.append(np.ones(5, dtype=np.uint64))
+    assert rows.rows().tolist() == [[1] * 5]

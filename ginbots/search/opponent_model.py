@@ -89,6 +89,38 @@ def completes_meld_batch(card: int, hands: np.ndarray) -> np.ndarray:
     return out
 
 
+class _EventRows:
+    """One row per event of one value per hand, in a single growing 2D array: a resampling re-orders
+    every event's hands in one copy, and the compiled sweeps read it without stacking."""
+
+    def __init__(self, dtype: type) -> None:
+        self.data = np.empty((0, 0), dtype=dtype)
+        self.n = 0
+
+    def clear(self) -> None:
+        self.n = 0
+
+    def append(self, row: np.ndarray) -> None:
+        if self.data.shape[1] != len(row):  # a new population size: only ever at a (re)start
+            if self.n:
+                raise ValueError(f"an event row of {len(row)} hands after rows of {self.data.shape[1]}")
+            self.data = np.empty((16, len(row)), dtype=self.data.dtype)
+        elif self.n == len(self.data):
+            grown = np.empty((2 * self.n, len(row)), dtype=self.data.dtype)
+            grown[:self.n] = self.data
+            self.data = grown
+        self.data[self.n] = row
+        self.n += 1
+
+    def rows(self) -> np.ndarray:
+        """(events, hands): a view, so that writes reach the history."""
+        return self.data[:self.n]
+
+    def reorder(self, index: np.ndarray) -> None:
+        """Every event's hands taken in the order ``index`` (a resampling)."""
+        self.data[:self.n] = self.data[:self.n, index]
+
+
 class OpponentFilter:
     """Weighted opponent hands for one hand of play; feed it the opponent's actions in order."""
 
@@ -107,9 +139,19 @@ class OpponentFilter:
         self.awaiting_keep = False  # after a discard, until the opponent is seen not to knock
         # Each particle's history, for rejuvenation: per event (kind, card, banned, rho) and the hands it saw.
         self.events: list[tuple[str, int, int, float]] = []
-        self.history: list[np.ndarray] = []
-        self.logmix: list[np.ndarray] = []  # per event, each hand's log-likelihood of it
+        self._history = _EventRows(np.uint64)
+        self._logmix = _EventRows(np.float64)  # per event, each hand's log-likelihood of it
         self.moves = 0
+
+    @property
+    def history(self) -> np.ndarray:
+        """(events, hands): each hand as it was when the opponent took each event's action."""
+        return self._history.rows()
+
+    @property
+    def logmix(self) -> np.ndarray:
+        """(events, hands): the log of each event's mixture chance for each hand."""
+        return self._logmix.rows()
 
     @property
     def started(self) -> bool:
@@ -127,7 +169,9 @@ class OpponentFilter:
         self.hands = _BITS[pool[picks]].sum(axis=1, dtype=np.uint64) | np.uint64(known)
         self.weights = np.ones(self.count)
         self.awaiting_keep = False
-        self.events, self.history, self.logmix = [], [], []
+        self.events = []
+        self._history.clear()
+        self._logmix.clear()
 
     def _consistent(self, knowledge: Knowledge, taking: int = 0) -> None:
         """Settle a pending no-knock, drop hands holding a card seen elsewhere; restart when none is left.
@@ -178,9 +222,9 @@ class OpponentFilter:
         self.weights = new
         self.rho = min(RHO_MAX, max(RHO_MIN, rho * e_policy / evidence))
         self.events.append((kind, card, banned, rho))
-        self.history.append(hands.copy())
+        self._history.append(hands)
         with np.errstate(divide="ignore"):
-            self.logmix.append(np.log(mix))
+            self._logmix.append(np.log(mix))
         self._resample_if_degenerate()
 
     def _resample_if_degenerate(self) -> None:
@@ -191,8 +235,8 @@ class OpponentFilter:
         positions = (self.rng.random() + np.arange(self.count)) * (total / self.count)  # systematic
         index = np.minimum(np.searchsorted(np.cumsum(w), positions), len(w) - 1)
         self.hands, self.weights = self.hands[index], np.ones(self.count)
-        self.history = [h[index] for h in self.history]
-        self.logmix = [m[index] for m in self.logmix]
+        self._history.reorder(index)
+        self._logmix.reorder(index)
         self.stale = True
 
     def rejuvenate(self, knowledge: Knowledge, sweeps: int = 1) -> None:
@@ -238,16 +282,15 @@ class OpponentFilter:
         return accept
 
     def _compiled_sweeps(self) -> Any:
-        """``_sweep`` in the compiled kernels, over the history stacked once for this call's sweeps:
-        the same proposals, sums in the same order, logs in numpy, the same random draws."""
+        """``_sweep`` in the compiled kernels, over the history's 2D arrays (written in place): the same
+        proposals, sums in the same order, logs in numpy, the same random draws."""
         k = _KERNELS
         kinds = np.array([_KIND_CODES[kind] for kind, _, _, _ in self.events], dtype=np.int64)
         cards = np.array([card for _, card, _, _ in self.events], dtype=np.int64)
         banned = np.array([b for _, _, b, _ in self.events], dtype=np.int64)
         rhos = np.array([rho for _, _, _, rho in self.events], dtype=np.float64)
         plains = np.array([_PLAIN[kind] for kind, _, _, _ in self.events], dtype=np.float64)
-        history, logmix = np.stack(self.history), np.stack(self.logmix)
-        self.history, self.logmix = list(history), list(logmix)  # rows of the stacks: the moves write through
+        history, logmix = self.history, self.logmix
 
         def sweep(old: np.ndarray, new: np.ndarray, movers: np.ndarray) -> np.ndarray:
             events, hands, swapped, mix = k.proposals(kinds, cards, banned, rhos, plains, history, old, new, movers,
