@@ -57,23 +57,28 @@ def _cards(hand, out):
     return n
 
 
+@njit(cache=True, inline="always")  # inlined into its callers' loops
+def _slot_shares(hand, block, card, q, meld_bonus, combination_bonus, shares, f):
+    """``_meld_contributions`` for one card of ``hand``: per meld through it, its share (float32) into
+    ``shares[f]``; returns their float32 sum in order."""
+    total = _F32(0.0)
+    for m in range(6):
+        lo, hi = _PAIR_LO_INT[card, m], _PAIR_HI_INT[card, m]
+        has_lo, has_hi = (hand >> lo) & 1, (hand >> hi) & 1
+        chance = (_F32(1.0) - q[lo] * _F32(1 - has_lo)) * (_F32(1.0) - q[hi] * _F32(1 - has_hi))
+        per_meld = meld_bonus + combination_bonus * _F32(has_lo | has_hi)
+        is_open = ((block >> lo) & 1) == 0 and ((block >> hi) & 1) == 0
+        share = chance * per_meld * _F32(1.0 if is_open else 0.0)
+        shares[f, m] = share
+        total += share
+    return total
+
+
 @njit(cache=True)
 def _meld_shares(hand, block, cards, n, q, meld_bonus, combination_bonus, shares, totals):
-    """``_meld_contributions`` for one hand: per slot and meld through its card, the share (float32),
-    and per slot their float32 sum in order."""
+    """``_slot_shares`` for every slot: per slot and meld through its card, the share, and per slot their sum."""
     for f in range(n):
-        card = cards[f]
-        total = _F32(0.0)
-        for m in range(6):
-            lo, hi = _PAIR_LO_INT[card, m], _PAIR_HI_INT[card, m]
-            has_lo, has_hi = (hand >> lo) & 1, (hand >> hi) & 1
-            chance = (_F32(1.0) - q[lo] * _F32(1 - has_lo)) * (_F32(1.0) - q[hi] * _F32(1 - has_hi))
-            per_meld = meld_bonus + combination_bonus * _F32(has_lo | has_hi)
-            is_open = ((block >> lo) & 1) == 0 and ((block >> hi) & 1) == 0
-            share = chance * per_meld * _F32(1.0 if is_open else 0.0)
-            shares[f, m] = share
-            total += share
-        totals[f] = total
+        totals[f] = _slot_shares(hand, block, cards[f], q, meld_bonus, combination_bonus, shares, f)
 
 
 @njit(cache=True)
@@ -128,66 +133,74 @@ def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out,
     knock_bonus, gin_bonus = weights64
     cards = np.empty(11, dtype=np.int64)
     shares = np.empty((11, 6), dtype=np.float32)
-    totals = np.empty(11, dtype=np.float32)
-    loss = np.empty((11, 11), dtype=np.float64)  # [slot f, slot j]: f's share lost when j is thrown
+    loss = np.empty((11, 11), dtype=np.float64)  # [slot j thrown, slot f]: f's share lost
     slot_of = np.empty(PAD + 1, dtype=np.int64)
     utility = np.empty(11, dtype=np.float64)
     free = np.empty(11, dtype=np.bool_)
     total64, low_term = np.empty(11), np.empty(11)
-    plain_term, emergency_term = np.empty(11), np.empty(11)
+    term = np.empty((2, 11))  # plain, emergency
     for b in range(len(hands)):
         hand = np.int64(hands[b])
         deadwood, melds = deadwood_and_melded(hand)
         _cards(hand, cards)
-        _meld_shares(hand, melds | np.int64(blocked) | (np.int64(1) << PAD), cards, 11, q, meld_bonus,
-                     combination_bonus, shares, totals)
+        block = melds | np.int64(blocked) | (np.int64(1) << PAD)
         slot_of[:] = _NO_SLOT
         for f in range(11):
             slot_of[cards[f]] = f
         loss[:, :] = 0.0
-        for f in range(11):  # bincount's order: every meld's low card first, then every high card
+        # the unmelded slots' highest points, how many hold them and the next highest below: the
+        # highest unmelded card left after a throw, without a pass over the hand for every throw
+        unmelded, top, top_count, second = 0, _F32(0.0), 0, _F32(0.0)
+        for f in range(11):
             card = cards[f]
-            for m in range(6):
+            free[f] = not (melds >> card) & 1
+            term[0, f] = np.float64((_F32(5.0) - _POINTS32[card]) * deadwood_bonus)
+            term[1, f] = np.float64((_F32(5.0) - _POINTS32[card]) * emergency_weight)
+            low_term[f] = np.float64(low_card_bonus * _LOW_SHARE32[card])
+            if not free[f]:
+                continue
+            unmelded += 1
+            # the shares of the unmelded slots only: a melded slot's value is never summed
+            total64[f] = np.float64(_slot_shares(hand, block, card, q, meld_bonus, combination_bonus, shares, f))
+            points = _POINTS32[card]
+            if points > top:
+                top, top_count, second = points, 1, top
+            elif points == top:
+                top_count += 1
+            elif points > second:
+                second = points
+            for m in range(6):  # bincount's order: every meld's low card first, then every high card
                 j = slot_of[_PAIR_LO_INT[card, m]]
                 if j != _NO_SLOT:
-                    loss[f, j] += np.float64(shares[f, m])
+                    loss[j, f] += np.float64(shares[f, m])
             for m in range(6):
                 j = slot_of[_PAIR_HI_INT[card, m]]
                 if j != _NO_SLOT:
-                    loss[f, j] += np.float64(shares[f, m])
-        for f in range(11):  # per slot, the terms every throw shares (numpy's float32 products, as float64)
-            card = cards[f]
-            free[f] = not (melds >> card) & 1
-            total64[f] = np.float64(totals[f])
-            plain_term[f] = np.float64((_F32(5.0) - _POINTS32[card]) * deadwood_bonus)
-            emergency_term[f] = np.float64((_F32(5.0) - _POINTS32[card]) * emergency_weight)
-            low_term[f] = np.float64(low_card_bonus * _LOW_SHARE32[card])
-        best, top_key, top, forced_value = -np.inf, -1, 0, 0.0
+                    loss[j, f] += np.float64(shares[f, m])
+        best, top_key, top_slot, forced_value = -np.inf, -1, 0, 0.0
         any_candidate = False
-        for j in range(11):  # throw slot j's card: only an unmelded card other than a barred one
+        kept = unmelded - 1
+        for j in range(11):
             thrown = cards[j]
             if not free[j] or (keep[b] >> np.uint64(thrown)) & np.uint64(1):
-                continue  # numpy scores it too, then masks it out
+                continue
             left = deadwood - np.int64(_POINTS32[thrown])
-            highest = _F32(0.0)
-            unmelded = 0
+            highest = top if (_POINTS32[thrown] != top or top_count > 1) else second
+            e = 1 if _is_emergency(left, highest) else 0
             for f in range(11):
                 if f != j and free[f]:
-                    unmelded += 1
-                    highest = max(highest, _POINTS32[cards[f]])
-            terms = emergency_term if _is_emergency(left, highest) else plain_term
-            for f in range(11):
-                value = ((total64[f] - loss[f, j]) + terms[f]) + low_term[f]
-                utility[f] = value * (1.0 if f != j and free[f] else 0.0)
-            average = _numpy_sum(utility, 11) / max(1, unmelded)
-            value = average + (10 - unmelded) + _bonus(left, knock_bonus, gin_bonus)
+                    utility[f] = ((total64[f] - loss[j, f]) + term[e, f]) + low_term[f]
+                else:
+                    utility[f] = 0.0
+            average = _numpy_sum(utility, 11) / max(1, kept)
+            value = average + (10 - kept) + _bonus(left, knock_bonus, gin_bonus)
             any_candidate = True
             best = max(best, value)
-            key = np.int64(_POINTS32[thrown]) * 64 + thrown  # the forced discard: highest points, then card
+            key = np.int64(_POINTS32[thrown]) * 64 + thrown
             if key > top_key:
-                top_key, top, forced_value = key, j, value
+                top_key, top_slot, forced_value = key, j, value
         stuck[b] = not any_candidate
-        if any_candidate and deadwood - np.int64(_POINTS32[cards[top]]) <= MAX_DEADWOOD:
+        if any_candidate and deadwood - np.int64(_POINTS32[cards[top_slot]]) <= MAX_DEADWOOD:
             best = forced_value
         out[b] = best
 
