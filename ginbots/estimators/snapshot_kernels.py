@@ -131,39 +131,28 @@ def _select_masks_into(log_odds, gumbel, weights, need, opp_known, out):
     """Per row, the cards of the ``need`` highest keys (log odds + Gumbel draw) as a card set;
     False where keys tie at the cut and only some of them are chosen."""
     count, size = gumbel.shape
-    keys = np.empty(size)
-    work = np.empty(size)
+    top = np.empty(need)  # the row's highest keys so far, highest first
     for r in range(count):
+        n = 0
         for i in range(size):
-            keys[i] = log_odds[i] + gumbel[r, i]
-            work[i] = keys[i]
-        # quickselect the need-th highest key in ``work``
-        lo, hi, k = 0, size - 1, need - 1
-        while lo < hi:
-            pivot = work[(lo + hi) // 2]
-            i, j = lo, hi
-            while i <= j:
-                while work[i] > pivot:
-                    i += 1
-                while work[j] < pivot:
-                    j -= 1
-                if i <= j:
-                    work[i], work[j] = work[j], work[i]
-                    i += 1
-                    j -= 1
-            if k <= j:
-                hi = j
-            elif k >= i:
-                lo = i
-            else:
-                break
-        cut = work[k]
+            key = log_odds[i] + gumbel[r, i]
+            if n == need and key <= top[need - 1]:
+                continue
+            t = n if n < need else need - 1
+            while t > 0 and top[t - 1] < key:
+                top[t] = top[t - 1]
+                t -= 1
+            top[t] = key
+            if n < need:
+                n += 1
+        cut = top[need - 1]
         above, level, hand = 0, 0, np.int64(0)
         for i in range(size):
-            if keys[i] > cut:
+            key = log_odds[i] + gumbel[r, i]
+            if key > cut:
                 above += 1
                 hand |= weights[i]
-            elif keys[i] == cut:
+            elif key == cut:
                 level += 1
                 hand |= weights[i]
         if above + level != need:  # a key equal to the cut is left out: argpartition's choice

@@ -86,7 +86,7 @@ def in_opponent_meld_probability(holds: np.ndarray) -> np.ndarray:
     Cards treated as independent: it holds the card and at least one pair that melds with it.
     """
     p = np.append(np.asarray(holds, dtype=np.float64), 0.0)
-    no_pair = np.prod(1.0 - p[PAIR_LO.astype(np.int64)] * p[PAIR_HI.astype(np.int64)], axis=1)
+    no_pair = np.prod(1.0 - p[_PAIR_LO_INT] * p[_PAIR_HI_INT], axis=1)
     out = p * (1.0 - no_pair)
     out[PAD] = 0.0
     return out

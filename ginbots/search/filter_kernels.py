@@ -76,9 +76,15 @@ def _pick_bits_into(masks, uniforms, out):
             continue
         # u < 1 and count <= 52, so u * count rounds below count: k names one of the mask's bits.
         k = np.int64(math.floor(uniforms[i] * count))
-        for _ in range(k):
-            mask &= mask - 1
-        out[i] = np.uint64(mask & -mask)
+        # the k-th lowest set bit (from 0), by halving: below each half's cards, or above them
+        position = np.int64(0)
+        for width in (32, 16, 8, 4, 2, 1):
+            below = _popcount(mask & ((np.int64(1) << width) - 1))
+            above = np.int64(k >= below)  # 0 or 1, without a branch the data would make unpredictable
+            k -= below * above
+            mask >>= width * above
+            position += width * above
+        out[i] = np.uint64(1) << np.uint64(position)
 
 
 def pick_bits(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:

@@ -80,6 +80,16 @@ def _pick_bit(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.where(counts > 0, _BITS[index], np.uint64(0))
 
 
+def _log(x: np.ndarray) -> np.ndarray:
+    """``np.log``, a zero's -inf without numpy's warning. A mixture chance is never zero while SLIP and
+    the uninformative chances are positive, so the check is usually all this costs (numpy's error-state
+    context costs more than the logarithm)."""
+    if x.all():
+        return np.log(x)
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
 def completes_meld_batch(card: int, hands: np.ndarray) -> np.ndarray:
     """``cards.completes_meld`` for an array of hands."""
     out = np.zeros(len(hands), dtype=bool)
@@ -223,8 +233,7 @@ class OpponentFilter:
         self.rho = min(RHO_MAX, max(RHO_MIN, rho * e_policy / evidence))
         self.events.append((kind, card, banned, rho))
         self._history.append(hands)
-        with np.errstate(divide="ignore"):
-            self._logmix.append(np.log(mix))
+        self._logmix.append(_log(mix))
         self._resample_if_degenerate()
 
     def _resample_if_degenerate(self) -> None:
@@ -270,8 +279,7 @@ class OpponentFilter:
             rows = np.flatnonzero(movers & ((hands & old) != 0))
             swapped = (hands[rows] & ~old[rows]) | new[rows]
             policy, plain = self._policy(kind, card, banned, swapped)
-            with np.errstate(divide="ignore"):
-                value = np.log(rho * policy + (1 - rho) * plain)
+            value = _log(rho * policy + (1 - rho) * plain)
             delta[rows] += value - logmix[rows]
             proposals.append((rows, swapped, value))
         accept = movers & (np.log(self.rng.random(len(movers))) < delta)
@@ -295,8 +303,7 @@ class OpponentFilter:
         def sweep(old: np.ndarray, new: np.ndarray, movers: np.ndarray) -> np.ndarray:
             events, hands, swapped, mix = k.proposals(kinds, cards, banned, rhos, plains, history, old, new, movers,
                                                       self.knock_at, SLIP)
-            with np.errstate(divide="ignore"):
-                value = np.log(mix)
+            value = _log(mix)
             delta = k.log_ratio_sums(hands, value, k.current_log_chances(events, hands, logmix), len(movers))
             accept = movers & (np.log(self.rng.random(len(movers))) < delta)
             k.apply_moves(events, hands, accept, swapped, value, history, logmix)
