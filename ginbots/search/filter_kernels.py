@@ -24,6 +24,12 @@ from .opponent_model import _NO_OPTION, DECLINE, DISCARD, KEEP, TAKE
 from .playout_kernels import completes_meld, deadwood_and_melded
 
 
+#: Per 13-bit set of ranks, the points of its highest rank (0 for none).
+_TOP_POINTS = np.array([0] + [min(r.bit_length(), 10) for r in range(1, 1 << 13)], dtype=np.int64)
+#: Per card value 0-10, the cards worth it (none worth 0).
+_CARDS_WORTH = np.array([sum(1 << c for c in range(52) if CARD_PTS[c] == v) for v in range(11)], dtype=np.int64)
+
+
 @njit(cache=True)
 def _discard_policy(hand, card, banned):
     """(chance that minimum-deadwood play throws ``card`` from ``hand``, the deadwood it keeps)."""
@@ -38,15 +44,13 @@ def _discard_policy(hand, card, banned):
     unmelded = hand & ~melded
     if banned >= 0:
         unmelded &= ~(np.int64(1) << banned)
-    best = _NO_OPTION
-    ties = 1 if melded & bit else 0
-    while unmelded:
-        value = deadwood - CARD_PTS[_low_index(unmelded)]
-        unmelded &= unmelded - 1
-        if value < best:
-            best = value
-        if value == kept:
-            ties += 1
+    # Throwing an unmelded card lowers the deadwood by its points: the best throw is the highest
+    # card's, and a throw ties the one seen where its points are deadwood - kept. Counted with masks,
+    # not a loop over the cards, whose length the data would make unpredictable.
+    ranks = (unmelded | (unmelded >> 13) | (unmelded >> 26) | (unmelded >> 39)) & 8191
+    best = deadwood - _TOP_POINTS[ranks] if ranks else _NO_OPTION
+    worth = deadwood - kept
+    ties = (1 if melded & bit else 0) + (_popcount(unmelded & _CARDS_WORTH[worth]) if 1 <= worth <= 10 else 0)
     return (1.0 / max(1, ties) if kept <= best else 0.0), kept
 
 

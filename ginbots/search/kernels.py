@@ -11,7 +11,7 @@ import numpy as np
 
 try:
     from numba import njit
-    from numba.cpython.unsafe.numbers import trailing_zeros
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the compiled kernels need numba: pip install 'ginbots[fast]'") from exc
 
@@ -92,28 +92,18 @@ def _set_state(c, h, s, d, sets, index, highest_first=False):
     set, or (four cards) the 3-set that leaves one suit's card for a run. The lowest candidate
     rank is the least significant digit of ``index``, or with ``highest_first`` the most
     significant (``melds._set_states`` order)."""
-    for step in range(13):
-        bit = 1 << (12 - step if highest_first else step)
-        if not sets & bit:
-            continue
-        radix = 6 if c & h & s & d & bit else 2
-        digit = index % radix
-        index //= radix
-        if digit == 1:
-            c &= ~bit
-            h &= ~bit
-            s &= ~bit
-            d &= ~bit
-        elif digit >= 2:
-            keep = digit - 2
-            if keep != 0:
-                c &= ~bit
-            if keep != 1:
-                h &= ~bit
-            if keep != 2:
-                s &= ~bit
-            if keep != 3:
-                d &= ~bit
+    quads = c & h & s & d
+    rest = sets
+    while rest:
+        bit = np.int64(1) << (63 - leading_zeros(rest)) if highest_first else rest & -rest
+        rest ^= bit
+        if quads & bit:
+            digit = index % 6
+            index //= 6
+        else:
+            digit = index & 1
+            index >>= 1
+        c, h, s, d = _choose_set(c, h, s, d, bit, digit)
     return c, h, s, d
 
 
@@ -137,18 +127,75 @@ def melded_cards(c, h, s, d, a, b, x, y):
 
 
 @njit(cache=True)
-def min_deadwood(hand):
-    """``melds.min_deadwood``."""
+def first_best_state(hand):
+    """(least deadwood, the four suit masks left by the first optimal set choice) in ``melds._set_states``
+    order, where the hand's sets are chosen as ``melds.deadwood_and_melded`` and ``best_meld_set`` do
+    (the least deadwood alone is ``min_deadwood``).
+
+    ``_set_states`` grows its list rank by rank (lowest rank first, each state's children in
+    order: no set, the whole set, then a 3-set keeping clubs, hearts, spades or diamonds), so the
+    lowest candidate rank is the most significant digit of a choice's index. A hand of up to 11
+    cards has at most three candidate ranks: their choices are nested loops in that order, each
+    state built from its parent's masks; more ranks take the general loop.
+    """
     c, h, s, d, sets = suits_and_sets(hand)
     if sets == 0:
-        return RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d]
+        return RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d], c, h, s, d
+    rest = sets
+    low = rest & -rest
+    rest ^= low
+    mid = rest & -rest
+    rest ^= mid
+    high = rest & -rest
+    if rest ^ high:
+        return _first_best_state_by_index(c, h, s, d, sets)
+    quads = c & h & s & d
     best = 1 << 30
+    ba, bb, bx, by = c, h, s, d
+    for d0 in range(6 if quads & low else 2):
+        c0, h0, s0, e0 = _choose_set(c, h, s, d, low, d0)
+        for d1 in range(1 if mid == 0 else 6 if quads & mid else 2):
+            c1, h1, s1, e1 = _choose_set(c0, h0, s0, e0, mid, d1)
+            for d2 in range(1 if high == 0 else 6 if quads & high else 2):
+                a, b, x, y = _choose_set(c1, h1, s1, e1, high, d2)
+                value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
+                if value < best:
+                    best = value
+                    ba, bb, bx, by = a, b, x, y
+    return best, ba, bb, bx, by
+
+
+@njit(cache=True)
+def _choose_set(c, h, s, d, bit, digit):
+    """The suit masks once rank ``bit`` takes choice ``digit``: no set, the whole set, or the 3-set
+    keeping suit ``digit - 2``'s card (``_set_state``'s digits)."""
+    if digit == 1:
+        return c & ~bit, h & ~bit, s & ~bit, d & ~bit
+    if digit >= 2:
+        keep = digit - 2
+        return (c if keep == 0 else c & ~bit, h if keep == 1 else h & ~bit, s if keep == 2 else s & ~bit,
+                d if keep == 3 else d & ~bit)
+    return c, h, s, d
+
+
+@njit(cache=True)
+def _first_best_state_by_index(c, h, s, d, sets):
+    """``first_best_state`` for any number of candidate ranks, choice by choice from its index."""
+    best = 1 << 30
+    ba, bb, bx, by = c, h, s, d
     for index in range(_set_choices(c, h, s, d, sets)):
-        a, b, x, y = _set_state(c, h, s, d, sets, index)
+        a, b, x, y = _set_state(c, h, s, d, sets, index, True)
         value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
         if value < best:
             best = value
-    return best
+            ba, bb, bx, by = a, b, x, y
+    return best, ba, bb, bx, by
+
+
+@njit(cache=True)
+def min_deadwood(hand):
+    """``melds.min_deadwood``."""
+    return first_best_state(hand)[0]
 
 
 @njit(cache=True)

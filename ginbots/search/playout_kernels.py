@@ -31,8 +31,7 @@ from .kernels import (
     RUN_DW,
     _low_index,
     _points,
-    _set_choices,
-    _set_state,
+    first_best_state,
     is_meld,
     melded_cards,
     min_deadwood,
@@ -45,32 +44,9 @@ PLAY, PLAY_OR_KNOCK, AFTER_DISCARD, AFTER_STOCK_DRAW, KNOCK = range(5)
 
 
 @njit(cache=True)
-def _first_best_state(hand):
-    """(least deadwood, the four suit masks left by the first optimal set choice) in ``melds._set_states``
-    order, where the hand's sets are chosen as ``melds.deadwood_and_melded`` and ``best_meld_set`` do.
-
-    ``_set_states`` grows its list rank by rank (lowest rank first, each state's children in
-    order: no set, the whole set, then a 3-set keeping clubs, hearts, spades or diamonds), so the
-    lowest candidate rank is the most significant digit of a choice's index.
-    """
-    c, h, s, d, sets = suits_and_sets(hand)
-    if sets == 0:
-        return RUN_DW[c] + RUN_DW[h] + RUN_DW[s] + RUN_DW[d], c, h, s, d
-    best = 1 << 30
-    ba, bb, bx, by = c, h, s, d
-    for index in range(_set_choices(c, h, s, d, sets)):
-        a, b, x, y = _set_state(c, h, s, d, sets, index, True)
-        value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
-        if value < best:
-            best = value
-            ba, bb, bx, by = a, b, x, y
-    return best, ba, bb, bx, by
-
-
-@njit(cache=True)
 def deadwood_and_melded(hand):
     """``melds.deadwood_and_melded``: (least deadwood, the cards of the first optimal set choice's melds)."""
-    best, a, b, x, y = _first_best_state(hand)
+    best, a, b, x, y = first_best_state(hand)
     c, h, s, d, _ = suits_and_sets(hand)
     return best, melded_cards(c, h, s, d, a, b, x, y)
 
@@ -95,7 +71,7 @@ def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def best_meld_set(hand, out):
     """``melds.best_meld_set`` into ``out``: the first optimal set choice, each suit's first run
     covering, in canonical order; returns how many melds."""
-    _, a, b, x, y = _first_best_state(hand)
+    _, a, b, x, y = first_best_state(hand)
     full = (hand & 8191, (hand >> 13) & 8191, (hand >> 26) & 8191, (hand >> 39) & 8191)
     left = (a, b, x, y)
     ranks = (full[0] & ~a) | (full[1] & ~b) | (full[2] & ~x) | (full[3] & ~y)
