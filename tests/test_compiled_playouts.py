@@ -41,10 +41,25 @@ def test_meld_kernels_equal_the_rules_on_random_hands() -> None:
     for _ in range(4000):
         hand = _hand(rng, rng.choice((10, 11, 12)))
         assert kernels.deadwood_and_melded(hand) == melds.deadwood_and_melded(hand), hex(hand)
+        assert kernels.min_deadwood(hand) == melds.min_deadwood(hand), hex(hand)
         n = kernels.best_meld_set(hand, work)
         assert tuple(int(m) for m in work[:n]) == melds.best_meld_set(hand), hex(hand)
         banned = rng.choice([c for c in range(52) if hand >> c & 1] + [-1])
         assert tuple(kernels.simple_discard(hand, banned)) == rollout.simple_discard(hand, banned), hex(hand)
+
+
+def test_meld_solver_beyond_three_candidate_set_ranks() -> None:
+    """Hands of 12-20 cards with four or more ranks held in three suits take the solver's general loop;
+    it and the nested loops for up to three such ranks both agree with the rules."""
+    rng = random.Random(13)
+    general = 0
+    for _ in range(1500):
+        hand = _hand(rng, rng.choice((11, 12, 14, 16, 20)))
+        c, h, s, d = (hand >> 13 * suit & 8191 for suit in range(4))
+        general += bin((c & h & (s | d)) | (s & d & (c | h))).count("1") > 3
+        assert kernels.deadwood_and_melded(hand) == melds.deadwood_and_melded(hand), hex(hand)
+        assert kernels.min_deadwood(hand) == melds.min_deadwood(hand), hex(hand)
+    assert general > 100
 
 
 def test_batch_kernel_equals_numpy_batch() -> None:

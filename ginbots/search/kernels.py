@@ -158,10 +158,16 @@ def first_best_state(hand):
             c1, h1, s1, e1 = _choose_set(c0, h0, s0, e0, mid, d1)
             for d2 in range(1 if high == 0 else 6 if quads & high else 2):
                 a, b, x, y = _choose_set(c1, h1, s1, e1, high, d2)
-                value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
-                if value < best:
-                    best = value
-                    ba, bb, bx, by = a, b, x, y
+                best, ba, bb, bx, by = _keep_first_best(best, ba, bb, bx, by, a, b, x, y)
+    return best, ba, bb, bx, by
+
+
+@njit(cache=True, inline="always")
+def _keep_first_best(best, ba, bb, bx, by, a, b, x, y):
+    """The state ``a, b, x, y`` with its deadwood if it is lower than ``best``, else the best so far."""
+    value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
+    if value < best:
+        return value, a, b, x, y
     return best, ba, bb, bx, by
 
 
@@ -185,10 +191,7 @@ def _first_best_state_by_index(c, h, s, d, sets):
     ba, bb, bx, by = c, h, s, d
     for index in range(_set_choices(c, h, s, d, sets)):
         a, b, x, y = _set_state(c, h, s, d, sets, index, True)
-        value = RUN_DW[a] + RUN_DW[b] + RUN_DW[x] + RUN_DW[y]
-        if value < best:
-            best = value
-            ba, bb, bx, by = a, b, x, y
+        best, ba, bb, bx, by = _keep_first_best(best, ba, bb, bx, by, a, b, x, y)
     return best, ba, bb, bx, by
 
 
