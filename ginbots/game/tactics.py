@@ -9,11 +9,22 @@ declaration that leaves it least deadwood after its own layoffs.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .cards import melds_in, points_of, union
 from .melds import best_meld_set, best_meld_sets
 from .rules import lay_off
+
+
+#: A compiled search of ``knock_melds_min_layoffs`` (``ginbots.search.playout_kernels``), once installed.
+_LAYOFF_KERNEL: Callable[[list[tuple[int, ...]], Sequence[int]], tuple[int, ...]] | None = None
+
+
+def use_layoff_kernel(kernel: Callable[[list[tuple[int, ...]], Sequence[int]], tuple[int, ...]] | None) -> None:
+    """Route ``knock_melds_min_layoffs``'s search of meld sets and orders through ``kernel`` (None: Python)
+    in this process. Handed in from above, as ``melds.use_batch_kernel``; the same choice, faster."""
+    global _LAYOFF_KERNEL
+    _LAYOFF_KERNEL = kernel
 
 
 def disjoint_meld_collections(hand: int) -> list[tuple[int, ...]]:
@@ -87,6 +98,8 @@ def knock_melds_min_layoffs(hand: int, opponent_hands: Sequence[int]) -> tuple[i
     options = best_meld_sets(hand)
     if hand & ~union(options[0]) == 0 or not opponent_hands:  # gin: layoffs are not allowed
         return options[0]
+    if _LAYOFF_KERNEL is not None:
+        return _LAYOFF_KERNEL(options, opponent_hands)
     leftovers = _undeclared(opponent_hands)
     best, best_cost = options[0], None
     for option in options:

@@ -10,6 +10,9 @@ the opponent hands ``opps``, the stock orders ``orders`` (row ``i`` holds ``lens
 
 from __future__ import annotations
 
+from itertools import permutations
+from typing import Sequence
+
 import numpy as np
 
 try:
@@ -135,6 +138,77 @@ def simple_discard(hand, banned):
 
 
 @njit(cache=True)
+def lay_off(unmelded, work, n):
+    """``rules.lay_off``: lowest card first, melds ``work[:n]`` in declared order (grown in place), rescan
+    after each; returns the cards left unmelded."""
+    found = True
+    while found:
+        found = False
+        rest = unmelded
+        while rest and not found:
+            low = rest & -rest
+            rest ^= low
+            for t in range(n):
+                if is_meld(work[t] | low):
+                    work[t] |= low
+                    unmelded ^= low
+                    found = True
+                    break
+    return unmelded
+
+
+@njit(cache=True)
+def _min_layoff_choice(melds, sizes, opponents, orders, order_start, order_count):
+    """``tactics.knock_melds_min_layoffs``'s search: (option, order) of the meld sets ``melds[o, :sizes[o]]``
+    and their orders (``orders[order_start[k]:][:order_count[k]]`` for k melds; one order above four)
+    leaving the opponents' undeclared cards fewest layoff points, the first on ties."""
+    leftovers = np.empty(len(opponents), dtype=np.int64)
+    for i in range(len(opponents)):
+        hand = np.int64(opponents[i])
+        leftovers[i] = hand & ~deadwood_and_melded(hand)[1]
+    work = np.empty(melds.shape[1], dtype=np.int64)
+    best_cost, best_option, best_order = -1, 0, 0
+    for o in range(len(melds)):
+        k = sizes[o]
+        for p in range(order_count[k] if k < len(order_count) else 1):
+            cost = 0
+            for left in leftovers:
+                for t in range(k):
+                    work[t] = melds[o, orders[order_start[k] + p, t]] if k < len(order_count) else melds[o, t]
+                cost += _points(left) - _points(lay_off(left, work, k))
+            if best_cost < 0 or cost < best_cost:
+                best_cost, best_option, best_order = cost, o, p
+    return best_option, best_order
+
+
+def _order_tables(most: int = 4) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``itertools.permutations(range(k))`` for k = 0..most, stacked: (orders, first row, count) per k."""
+    rows = [list(p) + [0] * (most - k) for k in range(most + 1) for p in permutations(range(k))]
+    counts = [len(list(permutations(range(k)))) for k in range(most + 1)]
+    return (np.array(rows, dtype=np.int64).reshape(-1, most), np.cumsum([0] + counts[:-1]).astype(np.int64),
+            np.array(counts, dtype=np.int64))
+
+
+_ORDERS, _ORDER_START, _ORDER_COUNT = _order_tables()
+
+
+def knock_melds_min_layoffs(options: list[tuple[int, ...]], opponent_hands: Sequence[int]) -> tuple[int, ...]:
+    """``tactics.knock_melds_min_layoffs`` past its shortcuts: of the optimal meld sets ``options`` and
+    their orders, the one leaving the sampled opponents fewest layoff points (first found on ties)."""
+    width = max(1, max(len(option) for option in options))
+    melds = np.zeros((len(options), width), dtype=np.int64)
+    for o, option in enumerate(options):
+        melds[o, :len(option)] = option
+    sizes = np.array([len(option) for option in options], dtype=np.int64)
+    o, p = _min_layoff_choice(melds, sizes, np.array(opponent_hands, dtype=np.uint64), _ORDERS, _ORDER_START,
+                              _ORDER_COUNT)
+    option = options[o]
+    if len(option) >= len(_ORDER_COUNT):
+        return tuple(option)
+    return tuple(option[t] for t in _ORDERS[_ORDER_START[len(option)] + p, :len(option)])
+
+
+@njit(cache=True)
 def knock_points(knocker, defender, melds, n_melds, work):
     """``rollout.knock_points``: the knocker's signed points. ``n_melds`` < 0: the knocker declares
     ``melds.best_meld_set``; ``work`` is scratch for the melds as layoffs grow them."""
@@ -151,21 +225,7 @@ def knock_points(knocker, defender, melds, n_melds, work):
     if knocker_dw == 0:
         return GIN_BONUS + min_deadwood(defender)
     _, melded = deadwood_and_melded(defender)
-    unmelded = defender & ~melded
-    found = True
-    while found:  # ``rules.lay_off``: lowest card first, melds in declared order, rescan after each
-        found = False
-        rest = unmelded
-        while rest and not found:
-            low = rest & -rest
-            rest ^= low
-            for t in range(n):
-                if is_meld(work[t] | low):
-                    work[t] |= low
-                    unmelded ^= low
-                    found = True
-                    break
-    defender_dw = _points(unmelded)
+    defender_dw = _points(lay_off(defender & ~melded, work, n))
     if knocker_dw < defender_dw:
         return defender_dw - knocker_dw
     return -(UNDERCUT_BONUS + knocker_dw - defender_dw)

@@ -49,15 +49,18 @@ def resolve_code(code: str) -> str:
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel now, so no decision pays for it, and hand
     the compiled meld solver to ``melds.deadwood_and_melded_batch`` (the opponent filter's and the
-    heuristic's hot loop) and the filter's kernels to ``opponent_model`` for this process: they
-    give the same numbers, faster."""
+    heuristic's hot loop), the knock's layoff search to ``tactics`` and the filter's kernels to
+    ``opponent_model`` for this process: they give the same numbers, faster."""
     from ginbots.game.melds import use_batch_kernel
+    from ginbots.game.tactics import use_layoff_kernel
 
     from . import filter_kernels, random_kernels
     from . import playout_kernels as k
 
     k.deadwood_and_melded_batch(np.array([0x1FFF, 0x7], dtype=np.uint64))
     use_batch_kernel(k.deadwood_and_melded_batch)
+    k.knock_melds_min_layoffs([(0x7, 0x7 << 13), (0x7 << 13, 0x7)], [0x7 << 3 | 1 << 26])
+    use_layoff_kernel(k.knock_melds_min_layoffs)
     filter_kernels.warm_up()
     random_kernels.warm_up()
     plays = WorldPlayouts([(0b111 << 13 | 0b111 << 26 | 1 << 40, list(range(30, 50)))], (0, 10), "compiled")
@@ -71,10 +74,12 @@ def use_numpy() -> None:
     """Undo ``warm_up``'s installs for this process: the meld solver and the opponent filter in numpy
     (the pure-Python path, for comparison; the same numbers)."""
     from ginbots.game.melds import use_batch_kernel
+    from ginbots.game.tactics import use_layoff_kernel
 
     from . import opponent_model
 
     use_batch_kernel(None)
+    use_layoff_kernel(None)
     opponent_model.use_kernels(None)
 
 
