@@ -193,22 +193,27 @@ def bench_champion(games: int = CHAMPION_GAMES, seed: int = 0, spec: str = "cham
     if parsed.name != "champion":
         raise ValueError(f"the champion bench plays a champion spec (champion:param=value,...), not {spec!r}")
     params = {k: v for k, v in parsed.params.items() if k != "playouts"}
-    out: dict[str, Any] = {"games": games, "spec": spec, "timer": "process CPU time of every callback of the champion"}
-    for code in ("python", "compiled") if compiled_available() else ("python",):
-        cpu, search, playouts, scores = [], [], [], []
-        for game in range(games):
+    out: dict[str, Any] = {"games": games, "spec": spec, "timer": "process CPU time of every callback of the champion",
+                           "order": "each game on every path in turn, so that the machine's load over the run "
+                                    "weighs on both paths alike"}
+    codes = ("python", "compiled") if compiled_available() else ("python",)
+    runs: dict[str, dict[str, list]] = {code: {"cpu": [], "search": [], "playouts": [], "scores": []} for code in codes}
+    for game in range(games):
+        for code in codes:
             champion = ChampionPlayer(seed=seed + game, playouts=code, **params)
-            champion.prepare()
+            champion.prepare()  # installs or removes this path's kernels; not metered
             metered = CpuMetered(champion)
             result = play_game([metered, SimplePlayer(seed=seed + 100 + game)], seed=seed * 7919 + game,
                                config=GameConfig(time_budget=None))
-            cpu.append(metered.cpu)
-            search.append(champion.thought)
-            playouts.append(champion.playouts)
-            scores.append(list(result.scores))
-        out[code] = {"cpu_s_per_game": statistics.mean(cpu), "cpu_s_max": max(cpu),
-                     "search_cpu_s_per_game": statistics.mean(search),
-                     "playouts_per_game": statistics.mean(playouts), "scores": scores}
+            run = runs[code]
+            run["cpu"].append(metered.cpu)
+            run["search"].append(champion.thought)
+            run["playouts"].append(champion.playouts)
+            run["scores"].append(list(result.scores))
+    for code, run in runs.items():
+        out[code] = {"cpu_s_per_game": statistics.mean(run["cpu"]), "cpu_s_max": max(run["cpu"]),
+                     "search_cpu_s_per_game": statistics.mean(run["search"]),
+                     "playouts_per_game": statistics.mean(run["playouts"]), "scores": run["scores"]}
     if "compiled" in out:
         out["same_games"] = out["compiled"]["scores"] == out["python"]["scores"] and \
             out["compiled"]["playouts_per_game"] == out["python"]["playouts_per_game"]

@@ -42,6 +42,11 @@ from .kernels import (
 )
 from .rollout import MAX_PLAYOUT_TURNS
 
+#: ``MELD_PAIR_MASKS`` (six slots: at most three runs and three sets through a card) with every unused
+#: slot holding bit 62, a card no hand holds.
+_PAIR_SLOTS = np.where(np.arange(MELD_PAIR_MASKS.shape[1])[None, :] < MELD_PAIR_COUNT[:, None], MELD_PAIR_MASKS,
+                       np.int64(1) << 62)
+
 #: Option kinds of ``evaluate`` (one per kind of option the champion plays out).
 PLAY, PLAY_OR_KNOCK, AFTER_DISCARD, AFTER_STOCK_DRAW, KNOCK = range(5)
 
@@ -105,12 +110,13 @@ def best_meld_set(hand, out):
 
 @njit(cache=True)
 def completes_meld(card, hand):
-    """``cards.completes_meld``."""
-    for t in range(MELD_PAIR_COUNT[card]):
-        pair = MELD_PAIR_MASKS[card, t]
-        if hand & pair == pair:
-            return True
-    return False
+    """``cards.completes_meld``: all six pair slots tested and OR-ed, without an early exit the data
+    would make unpredictable (an unused slot holds a card no hand has)."""
+    found = False
+    for t in range(6):
+        pair = _PAIR_SLOTS[card, t]
+        found |= hand & pair == pair
+    return found
 
 
 @njit(cache=True)
