@@ -33,6 +33,14 @@ _CARDS_WORTH = np.array([sum(1 << c for c in range(52) if CARD_PTS[c] == v) for 
 @njit(cache=True)
 def _discard_policy(hand, card, banned):
     """(chance that minimum-deadwood play throws ``card`` from ``hand``, the deadwood it keeps)."""
+    ways, kept = _discard_ways(hand, card, banned)
+    return (1.0 / ways if ways else 0.0), kept
+
+
+@njit(cache=True)
+def _discard_ways(hand, card, banned):
+    """(0 where minimum-deadwood play would not throw ``card`` from ``hand``, else the number of equally
+    good throws it is one of; the deadwood it keeps)."""
     bit = np.int64(1) << card
     deadwood, melded = deadwood_and_melded(hand)
     if melded & bit:
@@ -51,7 +59,7 @@ def _discard_policy(hand, card, banned):
     best = deadwood - _TOP_POINTS[ranks] if ranks else _NO_OPTION
     worth = deadwood - kept
     ties = (1 if melded & bit else 0) + (_popcount(unmelded & _CARDS_WORTH[worth]) if 1 <= worth <= 10 else 0)
-    return (1.0 / max(1, ties) if kept <= best else 0.0), kept
+    return (max(1, ties) if kept <= best else 0), kept
 
 
 @njit(cache=True)
@@ -113,9 +121,27 @@ def popcounts(masks: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Columns of a sweep's table of log chances: the raw policy 0, or 1 / n for n equally good throws (at most
+#: one per card held, 11, and the thrown card's own melding).
+WAYS = 53
+
+
+def log_chance_table(rhos: np.ndarray, plains: np.ndarray, slip: float) -> np.ndarray:
+    """(events, WAYS): the log mixture chance of each event's action for each value the minimum-deadwood
+    policy can take there (0, then 1 / n), as ``OpponentFilter._policy`` mixes it; numpy's logarithm."""
+    raw = np.zeros(WAYS)
+    raw[1:] = 1.0 / np.arange(1, WAYS)
+    policy = (1 - slip) * raw[None, :] + slip * plains[:, None]
+    mix = rhos[:, None] * policy + (1 - rhos[:, None]) * plains[:, None]
+    if mix.all():
+        return np.log(mix)
+    with np.errstate(divide="ignore"):
+        return np.log(mix)
+
+
 @njit(cache=True)
-def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, knock_at, slip, events, hands,
-                    swapped, mix, stats):
+def _sweep_proposals_into(kinds, cards, banned, table, history, logmix, old, new, movers, knock_at, events, hands,
+                          swapped, value, delta, stats):
     # A "keep" event's 10 cards are, hand for hand, the 11 of the discard event before it less the
     # card thrown, and the discard's policy already solved that hand's deadwood ("kept", exact): it is
     # reused where the two swapped hands show that relation, and solved again elsewhere.
@@ -124,69 +150,55 @@ def _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, mover
     thrown_at = np.full(history.shape[1], -1, dtype=np.int64)  # ... and that event's index
     count = 0
     for e in range(history.shape[0]):
-        kind, card, plain, rho = kinds[e], cards[e], plains[e], rhos[e]
+        kind, card = kinds[e], cards[e]
         for i in range(history.shape[1]):
             hand, out = np.int64(history[e, i]), np.int64(old[i])
             if not movers[i] or not hand & out:
                 continue
             hand = (hand & ~out) | np.int64(new[i])
             if kind == DECLINE:
-                policy = 0.0 if completes_meld(card, hand) else 1.0
+                ways = 0 if completes_meld(card, hand) else 1
             elif kind == TAKE:
-                policy = 1.0 if completes_meld(card, hand) else 0.0
+                ways = 1 if completes_meld(card, hand) else 0
             elif kind == KEEP:
                 if thrown_at[i] == e - 1 and hand == thrown_from[i] & ~(np.int64(1) << cards[e - 1]):
                     deadwood = thrown_kept[i]
                     stats[1] += 1
                 else:
                     deadwood = deadwood_and_melded(hand)[0]
-                policy = 1.0 if deadwood > knock_at else 0.0
+                ways = 1 if deadwood > knock_at else 0
             else:
-                policy, kept = _discard_policy(hand, card, banned[e])
+                ways, kept = _discard_ways(hand, card, banned[e])
                 thrown_from[i], thrown_kept[i], thrown_at[i] = hand, kept, e
-            policy = (1 - slip) * policy + slip * plain
+            chance = table[e, ways]
+            delta[i] += chance - logmix[e, i]  # per hand in event order, as the numpy sweep adds them
             events[count], hands[count] = e, i
             swapped[count] = np.uint64(hand)
-            mix[count] = rho * policy + (1 - rho) * plain
+            value[count] = chance
             count += 1
     stats[0] += count
     return count
 
 
-#: Proposals scored by ``proposals`` in this process, and of them "keep" events whose deadwood came from
-#: the discard before them (read by the tests).
+#: Proposals scored by ``sweep_proposals`` in this process, and of them "keep" events whose deadwood came
+#: from the discard before them (read by the tests).
 PROPOSAL_STATS = np.zeros(2, dtype=np.int64)
 
 
-def proposals(kinds: np.ndarray, cards: np.ndarray, banned: np.ndarray, rhos: np.ndarray, plains: np.ndarray,
-              history: np.ndarray, old: np.ndarray, new: np.ndarray, movers: np.ndarray, knock_at: int,
-              slip: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One Metropolis sweep's proposals, scored: for each (event, hand) where the hand then held the card
-    ``old`` swaps out, in event order, the event, the hand's index, the hand with ``new`` in its place and
-    the mixture chance of the event's action with it (``OpponentFilter._policy``, in one pass)."""
+def sweep_proposals(kinds: np.ndarray, cards: np.ndarray, banned: np.ndarray, table: np.ndarray,
+                    history: np.ndarray, logmix: np.ndarray, old: np.ndarray, new: np.ndarray, movers: np.ndarray,
+                    knock_at: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One Metropolis sweep's proposals, scored (``OpponentFilter._sweep``'s, in one pass): for each (event,
+    hand) where the hand then held the card ``old`` swaps out, in event order, the event, the hand's index,
+    the hand with ``new`` in its place and the log chance of the event's action with it (from ``table``,
+    ``log_chance_table``'s); and per hand the sum of its proposals' log chances less the current ones."""
     size = history.size
     events, hands = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-    swapped, mix = np.empty(size, dtype=np.uint64), np.empty(size)
-    count = _proposals_into(kinds, cards, banned, rhos, plains, history, old, new, movers, np.int64(knock_at), slip,
-                            events, hands, swapped, mix, PROPOSAL_STATS)
-    return events[:count], hands[:count], swapped[:count], mix[:count]
-
-
-@njit(cache=True)
-def log_ratio_sums(hands, value, current, size):
-    """Per hand, the sum over its proposals (in event order) of the proposal's log chance less the current one."""
-    delta = np.zeros(size)
-    for k in range(len(hands)):
-        delta[hands[k]] += value[k] - current[k]
-    return delta
-
-
-@njit(cache=True)
-def current_log_chances(events, hands, logmix):
-    out = np.empty(len(events))
-    for k in range(len(events)):
-        out[k] = logmix[events[k], hands[k]]
-    return out
+    swapped, value = np.empty(size, dtype=np.uint64), np.empty(size)
+    delta = np.zeros(history.shape[1])
+    count = _sweep_proposals_into(kinds, cards, banned, table, history, logmix, old, new, movers, np.int64(knock_at),
+                                  events, hands, swapped, value, delta, PROPOSAL_STATS)
+    return events[:count], hands[:count], swapped[:count], value[:count], delta
 
 
 @njit(cache=True)
@@ -207,12 +219,11 @@ def warm_up() -> None:
     pick_bits(some, np.array([0.5, 0.9]))
     popcounts(some)
     history = np.array([[0x1FFF], [0x7]], dtype=np.uint64)
-    for kind in (DECLINE, TAKE, KEEP, DISCARD):
-        events, hands, swapped, mix = proposals(
-            np.array([kind, DISCARD]), np.array([0, 1]), np.array([-1, -1]), np.array([0.5, 0.5]),
-            np.array([0.5, 0.1]), history, np.array([1], dtype=np.uint64), np.array([1 << 20], dtype=np.uint64),
-            np.array([True]), 10, 0.05)
     logmix = np.zeros(history.shape)
-    delta = log_ratio_sums(hands, mix, current_log_chances(events, hands, logmix), 1)
-    apply_moves(events, hands, delta < 1, swapped, mix, history, logmix)
+    table = log_chance_table(np.array([0.5, 0.5]), np.array([0.5, 0.1]), 0.05)
+    for kind in (DECLINE, TAKE, KEEP, DISCARD):
+        events, hands, swapped, value, delta = sweep_proposals(
+            np.array([kind, DISCARD]), np.array([0, 1]), np.array([-1, -1]), table, history, logmix,
+            np.array([1], dtype=np.uint64), np.array([1 << 20], dtype=np.uint64), np.array([True]), 10)
+    apply_moves(events, hands, delta < 1, swapped, value, history, logmix)
     opponent_model.use_kernels(sys.modules[__name__])

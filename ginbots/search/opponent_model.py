@@ -291,20 +291,20 @@ class OpponentFilter:
 
     def _compiled_sweeps(self) -> Any:
         """``_sweep`` in the compiled kernels, over the history's 2D arrays (written in place): the same
-        proposals, sums in the same order, logs in numpy, the same random draws."""
+        proposals, sums in the same order, the same random draws. The logs are numpy's, taken once per
+        event for each value its policy can take (``filter_kernels.log_chance_table``)."""
         k = _KERNELS
         kinds = np.array([_KIND_CODES[kind] for kind, _, _, _ in self.events], dtype=np.int64)
         cards = np.array([card for _, card, _, _ in self.events], dtype=np.int64)
         banned = np.array([b for _, _, b, _ in self.events], dtype=np.int64)
         rhos = np.array([rho for _, _, _, rho in self.events], dtype=np.float64)
         plains = np.array([_PLAIN[kind] for kind, _, _, _ in self.events], dtype=np.float64)
+        table = k.log_chance_table(rhos, plains, SLIP)
         history, logmix = self.history, self.logmix
 
         def sweep(old: np.ndarray, new: np.ndarray, movers: np.ndarray) -> np.ndarray:
-            events, hands, swapped, mix = k.proposals(kinds, cards, banned, rhos, plains, history, old, new, movers,
-                                                      self.knock_at, SLIP)
-            value = _log(mix)
-            delta = k.log_ratio_sums(hands, value, k.current_log_chances(events, hands, logmix), len(movers))
+            events, hands, swapped, value, delta = k.sweep_proposals(kinds, cards, banned, table, history, logmix,
+                                                                     old, new, movers, self.knock_at)
             accept = movers & (np.log(self.rng.random(len(movers))) < delta)
             k.apply_moves(events, hands, accept, swapped, value, history, logmix)
             return accept
