@@ -262,3 +262,27 @@ def test_every_network_estimator_has_a_weights_file_and_a_name():
     from ginbots.estimators.nets import NET_ESTIMATORS, NET_FILES
 
     assert set(NET_ESTIMATORS) == set(NET_FILES) and set(NET_ESTIMATORS) <= set(ESTIMATOR_NAMES)
+
+
+def test_one_live_row_is_the_batch_encoding_of_that_row() -> None:
+    """Play's one-row snapshot (built with fewer arrays) holds the values and types of the batch encoder's row."""
+    from dataclasses import fields
+
+    from ginbots.estimators.snapshot import snapshot_rows
+    from ginbots.game.knowledge import Knowledge
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        cards = rng.permutation(52)
+        k = Knowledge(0, int(rng.integers(2)), sum(1 << int(c) for c in cards[:10]))
+        k.pile = [int(c) for c in cards[10:10 + rng.integers(0, 12)]]
+        k.opp_known = sum(1 << int(c) for c in cards[25:25 + rng.integers(0, 4)])
+        k.unknown = sum(1 << int(c) for c in cards[22:])
+        k.opp_picked = [(int(c), int(rng.integers(0, 40))) for c in cards[25:27]]
+        k.opp_declined = [(int(c), int(rng.integers(0, 40))) for c in cards[30:33]]
+        k.opp_discards = [(int(c), int(rng.integers(0, 40))) for c in cards[10:14]]
+        k.opp_turns, k.stock_size = int(rng.integers(0, 40)), int(rng.integers(2, 32))
+        one, batch = snapshot_rows([k]), snapshot_rows([k, k]).select(slice(0, 1))
+        for field in fields(one):
+            a, b = getattr(one, field.name), getattr(batch, field.name)
+            assert a.dtype == b.dtype and a.shape == b.shape and (a == b).all(), field.name

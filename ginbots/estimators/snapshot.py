@@ -96,6 +96,8 @@ def _turn_row(events: list[tuple[int, int]]) -> np.ndarray:
 def snapshot_rows(knowledges: list[Knowledge], truths: list[int] | None = None,
                   episodes: list[int] | None = None, steps: list[int] | None = None) -> Snapshot:
     """Encode live trackers (one row each); ``truths`` only when recording self-play."""
+    if len(knowledges) == 1 and truths is None and episodes is None and steps is None:
+        return _snapshot_row(knowledges[0])
     n = len(knowledges)
     pile = [0] * n
     for i, k in enumerate(knowledges):
@@ -116,6 +118,22 @@ def snapshot_rows(knowledges: list[Knowledge], truths: list[int] | None = None,
         episode=np.array(episodes if episodes is not None else [0] * n, dtype=np.int32),
         step=np.array(steps if steps is not None else [0] * n, dtype=np.int16),
     )
+
+
+def _snapshot_row(k: Knowledge) -> Snapshot:
+    """``snapshot_rows([k])`` for one live seat (what play asks for every decision), built with fewer
+    small arrays: the same values and types."""
+    pile = 0
+    for c in k.pile:
+        pile |= 1 << c
+    ints = np.array([k.hand, pile, k.opp_known, k.unknown, -1], dtype=np.int64)
+    return Snapshot(
+        hand=ints[0:1], pile=ints[1:2], top=np.array([k.pile[-1] if k.pile else -1], dtype=np.int8),
+        opp_known=ints[2:3], unknown=ints[3:4],
+        picked=_turn_row(k.opp_picked)[None], declined=_turn_row(k.opp_declined)[None],
+        discarded=_turn_row(k.opp_discards)[None],
+        opp_turns=np.array([k.opp_turns], dtype=np.int16), stock=np.array([k.stock_size], dtype=np.int16),
+        truth=ints[4:5], episode=np.zeros(1, dtype=np.int32), step=np.zeros(1, dtype=np.int16))
 
 
 def with_known_cards(snap: Snapshot, raw: np.ndarray) -> np.ndarray:
