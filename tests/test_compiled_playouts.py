@@ -42,6 +42,7 @@ def test_meld_kernels_equal_the_rules_on_random_hands() -> None:
         hand = _hand(rng, rng.choice((10, 11, 12)))
         assert kernels.deadwood_and_melded(hand) == melds.deadwood_and_melded(hand), hex(hand)
         assert kernels.min_deadwood(hand) == melds.min_deadwood(hand), hex(hand)
+        assert kernels.discard_deadwoods_list(hand) == [(c, dw) for c, dw, _ in melds.discard_outcomes(hand)]
         n = kernels.best_meld_set(hand, work)
         assert tuple(int(m) for m in work[:n]) == melds.best_meld_set(hand), hex(hand)
         banned = rng.choice([c for c in range(52) if hand >> c & 1] + [-1])

@@ -365,6 +365,23 @@ def _runs_only(state: list[np.ndarray], full: list[np.ndarray] | None = None) ->
     return deadwood, melded
 
 
+#: A compiled ``discard_deadwoods`` (``ginbots.search``'s kernels, handed in as ``use_batch_kernel``'s).
+_DISCARD_KERNEL: Callable[[int], list[tuple[int, int]]] | None = None
+
+
+def use_discard_kernel(kernel: Callable[[int], list[tuple[int, int]]] | None) -> None:
+    """Route ``discard_deadwoods`` through ``kernel`` (None: ``discard_outcomes``) for this process."""
+    global _DISCARD_KERNEL
+    _DISCARD_KERNEL = kernel
+
+
+def discard_deadwoods(hand: int) -> list[tuple[int, int]]:
+    """``(card, deadwood)`` of ``discard_outcomes(hand)``, without the melds: what most discard rules read."""
+    if _DISCARD_KERNEL is not None:
+        return _DISCARD_KERNEL(hand)
+    return [(c, dw) for c, dw, _ in discard_outcomes(hand)]
+
+
 def discard_outcomes(hand: int) -> list[tuple[int, int, int]]:
     """``(card, deadwood, melds)`` of ``deadwood_and_melds(hand without card)`` for every card.
 

@@ -63,7 +63,7 @@ from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
-from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_outcomes, min_deadwood
+from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_deadwoods, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
@@ -615,7 +615,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def _search_discard(self, choice: int) -> int:
         hand = self.hand
         legal = self.legal_discards()
-        outcomes = {c: dw for c, dw, _ in discard_outcomes(hand) if legal >> c & 1}
+        outcomes = {c: dw for c, dw in discard_deadwoods(hand) if legal >> c & 1}
         if outcomes.get(choice, 1) == 0:
             return choice  # the heuristic keeps gin
         holds, _ = self.opponent_view()

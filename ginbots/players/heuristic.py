@@ -29,7 +29,7 @@ from ginbots.estimators.snapshot import bits
 from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
 from ginbots.game.melds import (
     deadwood_and_melded_batch,
-    discard_outcomes,
+    discard_deadwoods,
     min_deadwood,
 )
 from ginbots.game.tactics import best_defence_melds, knock_melds_min_layoffs
@@ -152,7 +152,7 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         if self.params["draw_rule"] == "deadwood-decreases":
             lowers = min_deadwood(taken) < min_deadwood(hand)  # only a card that melds can lower it
         else:
-            lowers = min(dw for c, dw, _ in discard_outcomes(taken) if c != card) < min_deadwood(hand)
+            lowers = min(dw for c, dw in discard_deadwoods(taken) if c != card) < min_deadwood(hand)
         if lowers:
             return True
         holds, in_opp_meld = self.opponent_view()
@@ -176,7 +176,7 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
     def discard(self) -> int:
         hand = self.hand
         legal = self.legal_discards()
-        outcomes = [(c, dw) for c, dw, _ in discard_outcomes(hand) if legal >> c & 1]
+        outcomes = [(c, dw) for c, dw in discard_deadwoods(hand) if legal >> c & 1]
         now = min_deadwood(hand)
         holds = self.estimator().estimate(self.knowledge)
         opponents = self.sampled_opponents(holds)

@@ -20,7 +20,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the compiled playouts need numba: pip install 'ginbots[fast]'") from exc
 
-from ginbots.game.cards import GIN_BONUS, UNDERCUT_BONUS
+from ginbots.game.cards import GIN_BONUS, UNDERCUT_BONUS, cards_of
 
 from .kernels import (
     CARD_PTS,
@@ -34,6 +34,7 @@ from .kernels import (
     RUN_DW,
     _low_index,
     _points,
+    discard_deadwoods,
     first_best_state,
     is_meld,
     melded_cards,
@@ -141,6 +142,13 @@ def simple_discard(hand, banned):
         if after < best_dw or (after == best_dw and points > best_pts):
             best_card, best_dw, best_pts = card, after, points
     return best_card, best_dw
+
+
+def discard_deadwoods_list(hand: int) -> list[tuple[int, int]]:
+    """``melds.discard_deadwoods``: (card, least deadwood without it) for each card of ``hand``, ascending."""
+    out = np.empty(52, dtype=np.int64)
+    discard_deadwoods(np.int64(hand), out)
+    return [(c, int(out[c])) for c in cards_of(hand)]
 
 
 @njit(cache=True)

@@ -51,7 +51,7 @@ def warm_up() -> None:
     the compiled meld solver to ``melds.deadwood_and_melded_batch`` (the opponent filter's and the
     heuristic's hot loop), the knock's layoff search to ``tactics`` and the filter's kernels to
     ``opponent_model`` for this process: they give the same numbers, faster."""
-    from ginbots.game.melds import use_batch_kernel
+    from ginbots.game.melds import use_batch_kernel, use_discard_kernel
     from ginbots.game.tactics import use_layoff_kernel
 
     from . import filter_kernels, random_kernels
@@ -59,6 +59,8 @@ def warm_up() -> None:
 
     k.deadwood_and_melded_batch(np.array([0x1FFF, 0x7], dtype=np.uint64))
     use_batch_kernel(k.deadwood_and_melded_batch)
+    k.discard_deadwoods_list(0x1FFF | 1 << 20)
+    use_discard_kernel(k.discard_deadwoods_list)
     k.knock_melds_min_layoffs([(0x7, 0x7 << 13), (0x7 << 13, 0x7)], [0x7 << 3 | 1 << 26])
     use_layoff_kernel(k.knock_melds_min_layoffs)
     filter_kernels.warm_up()
@@ -73,12 +75,13 @@ def warm_up() -> None:
 def use_numpy() -> None:
     """Undo ``warm_up``'s installs for this process: the meld solver and the opponent filter in numpy
     (the pure-Python path, for comparison; the same numbers)."""
-    from ginbots.game.melds import use_batch_kernel
+    from ginbots.game.melds import use_batch_kernel, use_discard_kernel
     from ginbots.game.tactics import use_layoff_kernel
 
     from . import opponent_model
 
     use_batch_kernel(None)
+    use_discard_kernel(None)
     use_layoff_kernel(None)
     opponent_model.use_kernels(None)
 
