@@ -20,7 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("the compiled filter needs numba: pip install 'ginbots[fast]'") from exc
 
 from .kernels import CARD_PTS, _low_index, _popcount
-from .opponent_model import _NO_OPTION, DECLINE, DISCARD, KEEP, TAKE
+from .opponent_model import _NO_OPTION, DECLINE, DISCARD, KEEP, TAKE, _log
 from .playout_kernels import completes_meld, deadwood_and_melded
 
 
@@ -132,11 +132,7 @@ def log_chance_table(rhos: np.ndarray, plains: np.ndarray, slip: float) -> np.nd
     raw = np.zeros(WAYS)
     raw[1:] = 1.0 / np.arange(1, WAYS)
     policy = (1 - slip) * raw[None, :] + slip * plains[:, None]
-    mix = rhos[:, None] * policy + (1 - rhos[:, None]) * plains[:, None]
-    if mix.all():
-        return np.log(mix)
-    with np.errstate(divide="ignore"):
-        return np.log(mix)
+    return _log(rhos[:, None] * policy + (1 - rhos[:, None]) * plains[:, None])
 
 
 @njit(cache=True)
