@@ -150,6 +150,8 @@ def test_filter_kernels_equal_their_numpy_twins(monkeypatch: pytest.MonkeyPatch)
         policy, after = filter_kernels.discard_likelihood(chunk, card, banned)
         assert (after == twin_after).all() and (policy == twin_policy).all(), (card, banned)
         assert (policy > 0).any() and (policy < 1).any()  # ties and misses both occur
+        melds_with = opponent_model.completes_meld_batch(card, chunk)
+        assert (filter_kernels.completes_meld_batch(card, chunk) == melds_with).all(), card
     masks = np.concatenate([hands, np.zeros(50, dtype=np.uint64), np.array([1 << 51, 0xF], dtype=np.uint64)])
     twin = opponent_model._pick_bit(masks, np.random.default_rng(3))
     assert (filter_kernels.pick_bits(masks, np.random.default_rng(3).random(len(masks))) == twin).all()

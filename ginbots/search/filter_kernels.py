@@ -150,6 +150,19 @@ def lowest_sets(uniforms: np.ndarray, pool: np.ndarray, need: int, known: int) -
 
 
 @njit(cache=True)
+def _completes_meld_into(card, hands, out):
+    for i in range(len(hands)):
+        out[i] = completes_meld(card, np.int64(hands[i]))
+
+
+def completes_meld_batch(card: int, hands: np.ndarray) -> np.ndarray:
+    """``opponent_model.completes_meld_batch``: whether ``card`` would join a meld in each hand (bool)."""
+    out = np.empty(len(hands), dtype=np.bool_)
+    _completes_meld_into(np.int64(card), np.ascontiguousarray(hands, dtype=np.uint64), out)
+    return out
+
+
+@njit(cache=True)
 def _popcounts_into(masks, out):
     for i in range(len(masks)):
         out[i] = _popcount(np.int64(masks[i]))
@@ -256,6 +269,7 @@ def warm_up() -> None:
     discard_likelihood(some, 0, 1)
     pick_bits(some, np.array([0.5, 0.9]))
     popcounts(some)
+    completes_meld_batch(1, some)
     lowest_sets(np.array([[0.5, 0.25, 0.75]]), np.arange(3), 2, 1 << 40)
     history = np.array([[0x1FFF], [0x7]], dtype=np.uint64)
     logmix = np.zeros(history.shape)

@@ -92,6 +92,8 @@ def _log(x: np.ndarray) -> np.ndarray:
 
 def completes_meld_batch(card: int, hands: np.ndarray) -> np.ndarray:
     """``cards.completes_meld`` for an array of hands."""
+    if _KERNELS is not None:
+        return _KERNELS.completes_meld_batch(card, hands)
     out = np.zeros(len(hands), dtype=bool)
     for pair in MELD_PAIRS[card]:
         p = np.uint64(pair)
