@@ -156,16 +156,19 @@ def utilities(hands: np.ndarray, size: int, melded: np.ndarray, deadwood: np.nda
                    np.asarray(deadwood), size, w)
 
 
-def stock_draw_hands(opponents: np.ndarray, unseen: np.ndarray, uniforms: np.ndarray, draws: int) -> np.ndarray:
-    """(S * draws,) uint64: each opponent hand plus each of ``draws`` cards it has not seen, the cards with
-    the highest ``uniforms`` (S, 52) first, as ``argsort`` ranks them (the heuristic's stock draws)."""
+def stock_draw_hands(opponents: np.ndarray, pile: int, uniforms: np.ndarray, draws: int) -> np.ndarray:
+    """(S * draws,) uint64: each opponent hand plus each of ``draws`` cards it has not seen (neither in it nor
+    in ``pile``), the cards with the highest ``uniforms`` (S, 52) first, as ``argsort`` ranks them (the
+    heuristic's stock draws)."""
+    opponents = np.asarray(opponents, dtype=np.uint64)
     if _KERNELS is not None:
-        hands = _KERNELS.stock_draw_hands(opponents, unseen, uniforms, draws)
+        hands = _KERNELS.stock_draw_hands(opponents, pile, uniforms, draws)
         if hands is not None:
             return hands
-    keys = np.where(unseen, uniforms, -1.0)
+    seen = ((opponents[:, None] | np.uint64(pile)) >> _BIT_INDEX[None, :]) & np.uint64(1)
+    keys = np.where(seen == 0, uniforms, -1.0)
     drawn = np.argsort(-keys, axis=1)[:, :draws]
-    return (np.asarray(opponents, dtype=np.uint64)[:, None] | (np.uint64(1) << drawn.astype(np.uint64))).ravel()
+    return (opponents[:, None] | (np.uint64(1) << drawn.astype(np.uint64))).ravel()
 
 
 def best_melding_utility(hand: int, blocked: int, in_opp_meld: np.ndarray, w: UtilityWeights) -> float:

@@ -206,15 +206,16 @@ def _best_after_discard_into(hands, keep, blocked, q, weights32, weights64, out,
 
 
 @njit(cache=True)
-def _stock_draw_hands_into(opponents, unseen, uniforms, draws, out):
+def _stock_draw_hands_into(opponents, pile, uniforms, draws, out):
     """Per row, the unseen cards of the ``draws`` highest uniforms, highest first, each added to the hand;
     False where a row has too few unseen cards or a tie among them decides (``argsort``'s own order)."""
     top_value = np.empty(draws + 1)
     top_card = np.empty(draws + 1, dtype=np.int64)
     for r in range(len(opponents)):
         size = 0
-        for c in range(unseen.shape[1]):
-            if not unseen[r, c]:
+        seen = opponents[r] | pile
+        for c in range(uniforms.shape[1]):
+            if (seen >> np.uint64(c)) & np.uint64(1):
                 continue
             value = uniforms[r, c]
             if size == draws + 1 and value <= top_value[draws]:
@@ -236,10 +237,10 @@ def _stock_draw_hands_into(opponents, unseen, uniforms, draws, out):
     return True
 
 
-def stock_draw_hands(opponents: np.ndarray, unseen: np.ndarray, uniforms: np.ndarray, draws: int) -> np.ndarray | None:
+def stock_draw_hands(opponents: np.ndarray, pile: int, uniforms: np.ndarray, draws: int) -> np.ndarray | None:
     """``hand_utility.stock_draw_hands``, or None where ``argsort``'s order among ties would decide."""
     out = np.empty(len(opponents) * draws, dtype=np.uint64)
-    ok = _stock_draw_hands_into(np.ascontiguousarray(opponents, dtype=np.uint64), np.ascontiguousarray(unseen),
+    ok = _stock_draw_hands_into(np.ascontiguousarray(opponents, dtype=np.uint64), np.uint64(pile),
                                 np.ascontiguousarray(uniforms, dtype=np.float64), np.int64(draws), out)
     return out if ok else None
 
@@ -338,5 +339,5 @@ def warm_up() -> None:
     best_after_discard(hand, np.zeros(1, dtype=np.uint64), 0, q, w)
     utilities(hand >> np.uint64(1), 10, np.zeros(1, dtype=np.uint64), np.array([10]), 0, q, w)
     best_melding_utility(0b111 | 0b111 << 13 | 1 << 26 | 1 << 39, 0, q, w)
-    stock_draw_hands(hand, np.ones((1, 52), dtype=np.bool_), np.linspace(0, 0.9, 52)[None], 4)
+    stock_draw_hands(hand, 1 << 40, np.linspace(0, 0.9, 52)[None], 4)
     hand_utility.use_kernels(sys.modules[__name__])

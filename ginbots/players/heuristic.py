@@ -242,16 +242,16 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
         """Per sampled opponent, its expected utility after a stock draw and its reasonable
         discard, over ``stock_draws`` random cards it has not seen (0: all of them)."""
         pile = self._pile_mask()
-        unseen = ~(bits(opponents) + bits(np.array([pile])) > 0)
         draws = self.params["stock_draws"]
         if draws == 0:
+            unseen = ~(bits(opponents) + bits(np.array([pile])) > 0)
             rows, cards = np.nonzero(unseen)
             hands = opponents[rows] | (_ONE << cards.astype(np.uint64))
             values = best_after_discard(hands, np.zeros(len(hands), dtype=np.uint64), pile,
                                         self._opponent_in_meld(), self.weights)
             return np.bincount(rows, weights=values, minlength=len(opponents)) / \
                 np.maximum(1, unseen.sum(axis=1))
-        drawn_hands = stock_draw_hands(opponents, unseen, self._numpy_rng().random(unseen.shape), draws)
+        drawn_hands = stock_draw_hands(opponents, pile, self._numpy_rng().random((len(opponents), NUM_CARDS)), draws)
         values = best_after_discard(drawn_hands, np.zeros(len(drawn_hands), dtype=np.uint64), pile,
                                     self._opponent_in_meld(), self.weights)
         return values.reshape(len(opponents), draws).mean(axis=1)
