@@ -409,26 +409,3 @@ def test_compiled_knock_layoff_search_picks_the_same_melds(monkeypatch: pytest.M
         monkeypatch.setattr(tactics, "_LAYOFF_KERNEL", kernels.knock_melds_min_layoffs)
         assert tactics.knock_melds_min_layoffs(hand, opponents) == expected, hex(hand)
     assert several > 100
-
-
-def test_compiled_filter_start_picks_argsorts_first_cards() -> None:
-    """The filter's starting hands: the pool cards of each row's lowest uniforms, compiled and by argsort, on
-    2,000 batches; rounded uniforms make ties, which the kernel leaves to argsort."""
-    from ginbots.search import filter_kernels
-
-    rng = np.random.default_rng(33)
-    declined = 0
-    for trial in range(2000):
-        pool = np.sort(rng.choice(52, int(rng.integers(1, 43)), replace=False))
-        need, known = int(rng.integers(1, len(pool) + 1)), int(rng.integers(0, 1 << 10)) << 42
-        uniforms = rng.random((int(rng.integers(1, 60)), len(pool)))
-        if trial % 10 == 0:
-            uniforms = np.round(uniforms, 1)
-        picks = np.argsort(uniforms, axis=1)[:, :need]
-        expected = (np.uint64(1) << pool[picks].astype(np.uint64)).sum(axis=1, dtype=np.uint64) | np.uint64(known)
-        got = filter_kernels.lowest_sets(uniforms, pool, need, known)
-        if got is None:
-            declined += 1
-            continue
-        assert (got == expected).all(), trial
-    assert 0 < declined < 400

@@ -108,48 +108,6 @@ def pick_bits(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _lowest_sets_into(uniforms, pool_bits, need, known, out):
-    """Per row, ``known`` plus the pool cards of the ``need`` lowest uniforms; False where a tie at the cut
-    leaves the choice to ``argsort``."""
-    low = np.empty(need)
-    for r in range(uniforms.shape[0]):
-        n = 0
-        for i in range(uniforms.shape[1]):  # the need lowest so far, lowest first
-            u = uniforms[r, i]
-            if n == need and u >= low[need - 1]:
-                continue
-            t = n if n < need else need - 1
-            while t > 0 and low[t - 1] > u:
-                low[t] = low[t - 1]
-                t -= 1
-            low[t] = u
-            if n < need:
-                n += 1
-        cut = low[need - 1]
-        below, level, hand = 0, 0, known
-        for i in range(uniforms.shape[1]):
-            if uniforms[r, i] < cut:
-                below += 1
-                hand |= pool_bits[i]
-            elif uniforms[r, i] == cut:
-                level += 1
-                hand |= pool_bits[i]
-        if below + level != need:
-            return False
-        out[r] = hand
-    return True
-
-
-def lowest_sets(uniforms: np.ndarray, pool: np.ndarray, need: int, known: int) -> np.ndarray | None:
-    """``OpponentFilter.start``'s hands: per row of ``uniforms``, ``known`` plus the ``need`` pool cards with
-    the lowest values (the first ``need`` of ``argsort``, as a set), or None where ties leave it to argsort."""
-    out = np.empty(len(uniforms), dtype=np.uint64)
-    ok = _lowest_sets_into(np.ascontiguousarray(uniforms, dtype=np.float64),
-                           np.left_shift(np.uint64(1), pool.astype(np.uint64)), np.int64(need), np.uint64(known), out)
-    return out if ok else None
-
-
-@njit(cache=True)
 def _completes_meld_into(card, hands, out):
     for i in range(len(hands)):
         out[i] = completes_meld(card, np.int64(hands[i]))
@@ -270,7 +228,6 @@ def warm_up() -> None:
     pick_bits(some, np.array([0.5, 0.9]))
     popcounts(some)
     completes_meld_batch(1, some)
-    lowest_sets(np.array([[0.5, 0.25, 0.75]]), np.arange(3), 2, 1 << 40)
     history = np.array([[0x1FFF], [0x7]], dtype=np.uint64)
     logmix = np.zeros(history.shape)
     table = log_chance_table(np.array([0.5, 0.5]), np.array([0.5, 0.1]), 0.05)

@@ -177,12 +177,8 @@ class OpponentFilter:
         known = knowledge.opp_known & ~exclude
         pool = np.array(cards_of(knowledge.unknown & ~exclude & ~known), dtype=np.int64)
         need = min(HAND_SIZE - known.bit_count(), len(pool))
-        uniforms = self.rng.random((self.count, len(pool)))
-        hands = _KERNELS.lowest_sets(uniforms, pool, need, known) if _KERNELS is not None and need > 0 else None
-        if hands is None:
-            picks = np.argsort(uniforms, axis=1)[:, :need]
-            hands = _BITS[pool[picks]].sum(axis=1, dtype=np.uint64) | np.uint64(known)
-        self.hands = hands
+        picks = np.argsort(self.rng.random((self.count, len(pool))), axis=1)[:, :need]
+        self.hands = _BITS[pool[picks]].sum(axis=1, dtype=np.uint64) | np.uint64(known)
         self.weights = np.ones(self.count)
         self.awaiting_keep = False
         self.events = []
