@@ -206,3 +206,14 @@ def test_event_rows_grow_and_reorder_like_a_list_of_rows() -> None:
     rows.clear()
     rows.append(np.ones(5, dtype=np.uint64))
     assert rows.rows().tolist() == [[1] * 5]
+
+
+def test_filter_sweeps_reach_the_filter() -> None:
+    """``filter_sweeps`` sets the Metropolis sweeps the bots' filters run after a resampling."""
+    from ginbots.players.champion import ChampionPlayer
+
+    for sweeps in (0, 4):
+        bot = ChampionPlayer(seed=1, filter_sweeps=sweeps)
+        bot.new_game(1)
+        bot.start_hand(0, 0, 0b1111111111)
+        assert bot.filter.sweeps == sweeps

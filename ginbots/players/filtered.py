@@ -20,6 +20,9 @@ FILTER_HYPERPARAMETERS = (
                    doc="use the opponent filter's hands once its policy weight rho reaches this"),
     Hyperparameter("filter_particles", int, 4000, 100, 100000, tunable=False,
                    doc="opponent hands the filter carries"),
+    Hyperparameter("filter_sweeps", int, 2, 0, 8, tunable=False,
+                   doc="Metropolis move sweeps over the filter's hands after each resampling (more: hands spread "
+                       "further from the few a resampling copies, at more thinking)"),
 )
 
 
@@ -41,7 +44,8 @@ class FilteringPlayer(KnowledgePlayer):
         super().start_hand(seat, starter, hand)
         # The filter's stream is drawn only when it runs, so a bot with it off plays its old games.
         rng = np.random.default_rng(self.rng.getrandbits(64) if self.filter_enabled() else 0)
-        self.filter = OpponentFilter(self.params["filter_particles"], rng, self.rho, self.filter_knock_at())
+        self.filter = OpponentFilter(self.params["filter_particles"], rng, self.rho, self.filter_knock_at(),
+                                     sweeps=self.params["filter_sweeps"])
         self.declines_seen = 0
 
     def _start_filter(self, exclude: int) -> None:
