@@ -242,15 +242,15 @@ def test_compiled_hand_utility_equals_numpy_bit_for_bit(monkeypatch: pytest.Monk
         tens = np.array([_hand(rng, 10) for _ in range(100)], dtype=np.uint64)
         deadwood, melded = melds.deadwood_and_melded_batch(tens)
         results = []
-        for kernels in (None, hk):
-            monkeypatch.setattr(hu, "_KERNELS", kernels)
+        for twins in (None, hk):
+            monkeypatch.setattr(hu, "_KERNELS", twins)
             results.append((hu.best_after_discard(hands, keep, blocked, in_opp_meld, weights),
                             hu.utilities(tens, 10, melded, deadwood, blocked, in_opp_meld, weights)))
         (after_numpy, own_numpy), (after_compiled, own_compiled) = results
         assert (after_numpy == after_compiled).all() and (own_numpy == own_compiled).all(), trial
     stuck = np.array([0b1111 | 0b111 << 13 | 0b1111 << 26], dtype=np.uint64)  # 11 cards, all melded
-    for kernels in (None, hk):
-        monkeypatch.setattr(hu, "_KERNELS", kernels)
+    for twins in (None, hk):
+        monkeypatch.setattr(hu, "_KERNELS", twins)
         results.append(hu.best_after_discard(stuck, np.zeros(1, dtype=np.uint64), 0, np.zeros(53), weights))
     assert results[-1][0] == results[-2][0] and np.isfinite(results[-1][0])
 
@@ -281,8 +281,8 @@ def test_compiled_best_melding_utility_equals_numpy_bit_for_bit(monkeypatch: pyt
             blocked = sum(1 << c for c in rng.sample(range(52), rng.randrange(15))) & ~hand
             several += len({sum(m) for m in melds.best_meld_sets(hand)}) > 1
             values = []
-            for kernels in (None, hk):
-                monkeypatch.setattr(hu, "_KERNELS", kernels)
+            for twins in (None, hk):
+                monkeypatch.setattr(hu, "_KERNELS", twins)
                 values.append(hu.best_melding_utility(hand, blocked, in_opp_meld, weights))
             assert values[0] == values[1], (trial, hand)
     assert several > 100  # hands with more than one minimum-deadwood melding were among them
@@ -324,8 +324,8 @@ def test_compiled_estimate_rows_equal_numpy_bit_for_bit(monkeypatch: pytest.Monk
             raw[nrng.random(52) < 0.3] = 0.0  # below the floor of 1e-9
         snap = snapshot.snapshot_rows([_knowledge(unknown, opp_known)])
         results = []
-        for kernels in (None, sk):
-            monkeypatch.setattr(snapshot, "_KERNELS", kernels)
+        for twins in (None, sk):
+            monkeypatch.setattr(snapshot, "_KERNELS", twins)
             pinned = snapshot.with_known_cards(snap, raw[None])
             probs = snapshot.normalise(snap, pinned)
             hands = snapshot.sample_masks(probs[0], snap, 40, np.random.default_rng(trial))

@@ -19,7 +19,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the compiled filter needs numba: pip install 'ginbots[fast]'") from exc
 
-from .kernels import CARD_PTS, _low_index, _popcount
+from .kernels import CARD_PTS, _popcount
 from .opponent_model import _NO_OPTION, DECLINE, DISCARD, KEEP, TAKE, _log
 from .playout_kernels import completes_meld, deadwood_and_melded
 

@@ -31,7 +31,6 @@ from .kernels import (
     MAX_MELDS,
     MELD_PAIR_COUNT,
     MELD_PAIR_MASKS,
-    RUN_DW,
     _low_index,
     _points,
     discard_deadwoods,
