@@ -239,6 +239,34 @@ def test_the_filter_can_pick_the_second_estimator_without_its_hands_being_used()
     assert bot.hand_rhos == [] and bot.estimator() is shared_estimator("mlp8")
 
 
+def test_the_filter_is_trusted_only_while_the_switch_takes_the_opponent_for_simple_like():
+    """filter_trust_when: rho alone (as first measured), or also the mean of finished hands' rho
+    (the switch's reading, which rho within one hand against a heuristic player is not); the gated
+    modes move the filter's hands themselves while the decisions do not read them."""
+    bots = {when: ChampionPlayer(seed=4, worlds=12, opponent_filter=True, filter_trust_when=when,
+                                 filter_particles=300, memory_hands=0)
+            for when in ("rho", "simple-like", "shown-simple-like")}
+    for bot in bots.values():
+        bot.new_game(1)
+        bot.start_hand(0, 0, mask_of(range(10)))
+        bot._start_filter(0)
+        bot.filter.rho = 0.9  # the filter explains this hand's play well
+    assert [bot.trusts_filter() for bot in bots.values()] == [True, True, False]  # nothing shown yet
+    for bot in bots.values():
+        bot.hand_rhos = [0.3, 0.2]  # but the finished hands did not: the switch took the second model
+    assert [bot.trusts_filter() for bot in bots.values()] == [True, False, False]
+    for bot in bots.values():
+        bot.hand_rhos = [0.9, 0.8]
+    assert all(bot.trusts_filter() for bot in bots.values())
+    bots["shown-simple-like"].filter.rho = 0.4  # under filter_trust: never trusted
+    assert not bots["shown-simple-like"].trusts_filter()
+    assert not bots["rho"]._refresh_on_discard() and bots["shown-simple-like"]._refresh_on_discard()
+    result = play_game([ChampionPlayer(seed=4, worlds=12, opponent_filter=True, filter_particles=300,
+                                       filter_trust_when="shown-simple-like"), SimplePlayer(seed=6)],
+                       seed=13, config=GameConfig(time_budget=30.0, max_hands_per_game=2))
+    assert result.forfeit is None
+
+
 def test_memory_carries_the_opponents_evidence_into_later_games():
     """memory_hands=N: a new game starts from the last N entries of what earlier games showed (so the
     second estimator can serve a game's first hand); 0 starts each game afresh."""

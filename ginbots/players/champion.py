@@ -158,6 +158,12 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                        doc="weigh opponent hands by how well minimum-deadwood play explains its actions "
                            "(ginbots.search.opponent_model): level with the estimator in play (750 paired games) at "
                            "2-3x the thinking; off: the estimator alone"),
+        Hyperparameter("filter_trust_when", str, "rho", choices=("rho", "simple-like", "shown-simple-like"),
+                       tunable=False,
+                       doc="with opponent_filter: trust the filter's hands whenever its rho reaches filter_trust "
+                           "(rho), or also only while the estimator switch still takes the opponent for "
+                           "Simple-like (`switch_rho`; simple-like), or only once a finished hand (this game's "
+                           "or, with memory, an earlier game's) has shown it so (shown-simple-like)"),
         # 1,000 hands suffice to weigh the opponent's play for the switch (4,000 were measured for
         # opponent_filter=true, whose hands feed the search).
         *(replace(h, default=1000) if h.name == "filter_particles" else h for h in FILTER_HYPERPARAMETERS),
@@ -289,7 +295,15 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         return self.params["second_estimator"] != "none" and self.params["switch_by"] == "filter"
 
     def trusts_filter(self) -> bool:
-        return self.params["opponent_filter"] and super().trusts_filter()
+        if not (self.params["opponent_filter"] and super().trusts_filter()):
+            return False
+        when = self.params["filter_trust_when"]
+        if when == "rho":
+            return True
+        # rho swings within a hand against a heuristic player (a first hand at 0.7-0.98 is common);
+        # the mean over finished hands, which picks the estimator, tells the two kinds apart.
+        shown = when == "simple-like" or self.hands_scored > 0 or bool(self.hand_rhos)
+        return shown and not self._switched()
 
     def filter_knock_at(self) -> int:
         return self.opponent_knock_at()
@@ -322,10 +336,18 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
 
     def report_discard(self, seat: int, card: int) -> None:
         super().report_discard(seat, card)
-        if seat != self.seat and self._switch_by_filter() and not self.params["opponent_filter"]:
-            # Nothing reads the filter's hands here, so move them now: collapsed hands explain
+        if seat != self.seat and self._switch_by_filter() and self._refresh_on_discard():
+            # Nothing reads the filter's hands now, so move them here: collapsed hands explain
             # minimum-deadwood play badly and would drag rho down against Simple itself.
             self._read_filter(lambda: self.filter.refresh(self.knowledge))
+
+    def _refresh_on_discard(self) -> bool:
+        """Whether an opponent discard must move the filter's hands itself: the decisions read (and
+        so move) them only while they trust it. ``filter_trust_when=rho``, as first measured, leaves
+        the moves to the decisions even while untrusted."""
+        if not self.params["opponent_filter"]:
+            return True
+        return self.params["filter_trust_when"] != "rho" and not self.trusts_filter()
 
     def report_final_melds(self, seat: int, melds: tuple[int, ...]) -> None:
         super().report_final_melds(seat, melds)
