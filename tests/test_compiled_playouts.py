@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ginbots.game import melds  # noqa: E402
+from ginbots.game import melds, melds_batch  # noqa: E402
 from ginbots.game.engine import GameConfig, play_game  # noqa: E402
 from ginbots.players.baselines import SimplePlayer  # noqa: E402
 from ginbots.players.champion import ChampionPlayer  # noqa: E402
@@ -66,12 +66,12 @@ def test_meld_solver_beyond_three_candidate_set_ranks() -> None:
 def test_batch_kernel_equals_numpy_batch() -> None:
     rng = random.Random(12)
     hands = np.array([_hand(rng, rng.choice((9, 10, 11, 12, 13))) for _ in range(20000)], dtype=np.uint64)
-    saved = melds._BATCH_KERNEL
-    melds.use_batch_kernel(None)
+    saved = melds_batch._BATCH_KERNEL
+    melds_batch.use_batch_kernel(None)
     try:
-        numpy_dw, numpy_melded = melds.deadwood_and_melded_batch(hands)
+        numpy_dw, numpy_melded = melds_batch.deadwood_and_melded_batch(hands)
     finally:
-        melds.use_batch_kernel(saved)
+        melds_batch.use_batch_kernel(saved)
     dw, melded = kernels.deadwood_and_melded_batch(hands)
     assert (dw == numpy_dw).all() and (melded == numpy_melded).all()
 
@@ -176,14 +176,14 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
     config = GameConfig(time_budget=None, max_hands_per_game=3)
     playouts.warm_up()
     hand_utility_kernels.warm_up()
-    saved = (melds._BATCH_KERNEL, opponent_model._KERNELS, hand_utility._KERNELS)
+    saved = (melds_batch._BATCH_KERNEL, opponent_model._KERNELS, hand_utility._KERNELS)
     runs = []
     from ginbots.search.filter_kernels import PROPOSAL_STATS
     reused_before = int(PROPOSAL_STATS[1])
     try:
         for installed in (True, False):
             if not installed:
-                melds.use_batch_kernel(None)
+                melds_batch.use_batch_kernel(None)
                 opponent_model.use_kernels(None)
                 hand_utility.use_kernels(None)
             traces = []
@@ -198,7 +198,7 @@ def test_champion_games_are_the_same_with_and_without_the_compiled_filter_and_so
             if installed:  # "keep" events took their deadwood from the discard before them, as they may
                 assert PROPOSAL_STATS[1] > reused_before
     finally:
-        melds.use_batch_kernel(saved[0])
+        melds_batch.use_batch_kernel(saved[0])
         opponent_model.use_kernels(saved[1])
         hand_utility.use_kernels(saved[2])
     assert runs[0] == runs[1]
@@ -240,7 +240,7 @@ def test_compiled_hand_utility_equals_numpy_bit_for_bit(monkeypatch: pytest.Monk
         weights = hu.UtilityWeights(*(round(rng.uniform(0, 20), 3) for _ in range(7))) if trial % 2 \
             else hu.UtilityWeights()
         tens = np.array([_hand(rng, 10) for _ in range(100)], dtype=np.uint64)
-        deadwood, melded = melds.deadwood_and_melded_batch(tens)
+        deadwood, melded = melds_batch.deadwood_and_melded_batch(tens)
         results = []
         for twins in (None, hk):
             monkeypatch.setattr(hu, "_KERNELS", twins)

@@ -203,7 +203,8 @@ def test_batch_deadwood_and_melded_matches_the_scalar_solver(batch, four_share):
     kind) gives the scalar solver's deadwood and melded cards, ties included."""
     import numpy as np
 
-    from ginbots.game.melds import deadwood_and_melded, deadwood_and_melded_batch
+    from ginbots.game.melds import deadwood_and_melded
+    from ginbots.game.melds_batch import deadwood_and_melded_batch
 
     rng = random.Random(batch * 10 + int(four_share * 10))
     hands = [_set_rich_hand(rng, rng.choice([10, 11, 12]), four_share) if i % 2 else

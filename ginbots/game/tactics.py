@@ -22,7 +22,7 @@ _LAYOFF_KERNEL: Callable[[list[tuple[int, ...]], Sequence[int]], tuple[int, ...]
 
 def use_layoff_kernel(kernel: Callable[[list[tuple[int, ...]], Sequence[int]], tuple[int, ...]] | None) -> None:
     """Route ``knock_melds_min_layoffs``'s search of meld sets and orders through ``kernel`` (None: Python)
-    in this process. Handed in from above, as ``melds.use_batch_kernel``; the same choice, faster."""
+    in this process. Handed in from above, as ``melds_batch.use_batch_kernel``; the same choice, faster."""
     global _LAYOFF_KERNEL
     _LAYOFF_KERNEL = kernel
 

@@ -23,7 +23,7 @@ from ginbots.estimators.snapshot import bits
 from ginbots.estimators.weights import OnnxNet, find_weights
 from ginbots.game.cards import NUM_CARDS, mask_of
 from ginbots.game.knowledge import Knowledge
-from ginbots.game.melds import deadwood_and_melded_batch
+from ginbots.game.melds_batch import deadwood_and_melded_batch
 
 #: The shipped networks: the value of the position a discard leaves (``weights/afterstate_value.onnx``),
 #: and the same trained only on the positions the champion played on from (it did not knock).

@@ -63,7 +63,8 @@ from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
-from ginbots.game.melds import best_meld_set, deadwood_and_melded_batch, discard_deadwoods, min_deadwood
+from ginbots.game.melds import best_meld_set, discard_deadwoods, min_deadwood
+from ginbots.game.melds_batch import deadwood_and_melded_batch
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
 from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for

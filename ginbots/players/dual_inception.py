@@ -22,11 +22,8 @@ from ginbots.estimators.risk import discard_risk
 from ginbots.estimators.snapshot import bits
 from ginbots.estimators.weights import OnnxNet, card_path, find_weights
 from ginbots.game.cards import NUM_CARDS, cards_of, is_run, union
-from ginbots.game.melds import (
-    best_meld_set,
-    deadwood_and_melded_batch,
-    lowering_discards,
-)
+from ginbots.game.melds import best_meld_set, lowering_discards
+from ginbots.game.melds_batch import deadwood_and_melded_batch
 
 from .base import Hyperparameter
 from .baselines import TrackingSimplePlayer

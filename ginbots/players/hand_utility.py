@@ -26,7 +26,8 @@ from ginbots.game.cards import (
     NUM_RANKS,
     TWO,
 )
-from ginbots.game.melds import best_meld_sets, deadwood_and_melded_batch, min_deadwood
+from ginbots.game.melds import best_meld_sets, min_deadwood
+from ginbots.game.melds_batch import deadwood_and_melded_batch
 
 #: Index of a padding "card" that is always blocked: it fills the meld-pair table to width 6.
 PAD = NUM_CARDS

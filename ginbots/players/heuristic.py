@@ -27,11 +27,8 @@ from ginbots.estimators import ESTIMATOR_NAMES, UsesNamedEstimator
 from ginbots.estimators import snapshot
 from ginbots.estimators.snapshot import bits
 from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, NUM_CARDS, cards_of, mask_of
-from ginbots.game.melds import (
-    deadwood_and_melded_batch,
-    discard_deadwoods,
-    min_deadwood,
-)
+from ginbots.game.melds import discard_deadwoods, min_deadwood
+from ginbots.game.melds_batch import deadwood_and_melded_batch
 from ginbots.game.tactics import best_defence_melds, knock_melds_min_layoffs
 from ginbots.search.playouts import compiled_available
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ginbots.game.cards import CARD_POINTS, HAND_SIZE, MELD_PAIRS, NUM_CARDS, cards_of
 from ginbots.game.knowledge import Knowledge
-from ginbots.game.melds import deadwood_and_melded_batch
+from ginbots.game.melds_batch import deadwood_and_melded_batch
 
 #: Bounds of the mixture weight, so that a few odd actions never fix the model for good.
 RHO_MIN, RHO_MAX = 0.02, 0.98

@@ -67,7 +67,7 @@ def _deadwood_and_melded_into(hands, deadwood, melded):
 
 
 def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``melds.deadwood_and_melded_batch`` (uint64 hands in; int64 deadwood, uint64 melded cards out)."""
+    """``melds_batch.deadwood_and_melded_batch`` (uint64 hands in; int64 deadwood, uint64 melded cards out)."""
     hands = np.ascontiguousarray(hands, dtype=np.uint64)
     deadwood = np.empty(len(hands), dtype=np.int64)
     melded = np.empty(len(hands), dtype=np.uint64)

@@ -48,10 +48,11 @@ def resolve_code(code: str) -> str:
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel now, so no decision pays for it, and hand
-    the compiled meld solver to ``melds.deadwood_and_melded_batch`` (the opponent filter's and the
+    the compiled meld solver to ``melds_batch.deadwood_and_melded_batch`` (the opponent filter's and the
     heuristic's hot loop), the knock's layoff search to ``tactics`` and the filter's kernels to
     ``opponent_model`` for this process: they give the same numbers, faster."""
-    from ginbots.game.melds import use_batch_kernel, use_discard_kernel
+    from ginbots.game.melds import use_discard_kernel
+    from ginbots.game.melds_batch import use_batch_kernel
     from ginbots.game.tactics import use_layoff_kernel
 
     from . import filter_kernels, random_kernels
@@ -75,7 +76,8 @@ def warm_up() -> None:
 def use_numpy() -> None:
     """Undo ``warm_up``'s installs for this process: the meld solver and the opponent filter in numpy
     (the pure-Python path, for comparison; the same numbers)."""
-    from ginbots.game.melds import use_batch_kernel, use_discard_kernel
+    from ginbots.game.melds import use_discard_kernel
+    from ginbots.game.melds_batch import use_batch_kernel
     from ginbots.game.tactics import use_layoff_kernel
 
     from . import opponent_model
