@@ -100,7 +100,8 @@ def test_a_trained_network_loads_and_steers_the_champions_discards(tmp_path, mon
     monkeypatch.setattr(champion_module, "play_on_value", lambda *a: leaves.append(a) or original_leaf(*a))
 
     def play(weight):
-        bot = ChampionPlayer(seed=2, worlds=16, afterstate_weight=weight, knock_leaf="learned")
+        # The estimator's worlds (no filter), whose two hands here reach a searched knock, so the leaf is asked.
+        bot = ChampionPlayer(seed=2, worlds=16, afterstate_weight=weight, knock_leaf="learned", opponent_filter=False)
         bot.prepare()
         return play_game([bot, SimplePlayer(seed=3)], seed=17, config=TWO_HANDS), bot
 

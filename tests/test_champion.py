@@ -219,12 +219,13 @@ def test_champion_with_the_opponent_filter_plays_reproducibly():
 
 
 def test_the_filter_can_pick_the_second_estimator_without_its_hands_being_used():
-    """switch_by=filter: the filter runs (and keeps its hands spread) only to weigh minimum-deadwood
-    play; the mean of its end-of-hand rho picks the model, and its hands are never trusted."""
+    """switch_by=filter with opponent_filter=false: the filter runs (and keeps its hands spread) only to
+    weigh minimum-deadwood play; the mean of its end-of-hand rho picks the model, and its hands are never
+    trusted."""
     from ginbots.estimators import shared_estimator
 
     bot = ChampionPlayer(seed=4, worlds=12, second_estimator="mlp8-heuristic", switch_by="filter",
-                         switch_rho=0.6, filter_particles=300, memory_hands=0)
+                         switch_rho=0.6, filter_particles=300, memory_hands=0, opponent_filter=False)
     trusted = []
     original = bot.trusts_filter
     bot.trusts_filter = lambda: trusted.append(original()) or trusted[-1]
