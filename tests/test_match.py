@@ -109,18 +109,19 @@ def test_block_chunks_never_split_a_block():
 def test_a_remembering_champion_plays_the_same_games_with_any_number_of_workers():
     """The champion with memory_hands carries what it learned of the opponent from game to game; the
     runner plays its games in blocks, each in order from a fresh player, so the worker count and the
-    scheduling change nothing. Memory does change play (the same match without it differs)."""
+    scheduling change nothing. Memory does change play: against a gin-waiting Simple, whose knock threshold it
+    carries from game to game, the same match without it differs."""
     from ginbots.arena.match import MEMORY_BLOCK
 
     spec = parse_spec("champion:game_playouts=3000")
     assert spec.remembers and parse_spec("champion").remembers  # the default remembers
     assert not parse_spec("champion:memory_hands=0").remembers and not parse_spec("simple").remembers
     config = MatchConfig(games=2 * MEMORY_BLOCK + 8, seed=11, duplicate=True, single_hand=True)
-    runs = [run_match(spec, parse_spec("simple"), replace(config, workers=w), progress=False) for w in (1, 2, 3)]
+    gin_waiter = parse_spec("simple:knock_at=0")
+    runs = [run_match(spec, gin_waiter, replace(config, workers=w), progress=False) for w in (1, 2, 3)]
     outcomes = [[(g["winner"], g["scores"], len(g["hands"])) for g in r.games] for r in runs]
     assert outcomes[0] == outcomes[1] == outcomes[2]
-    forgetful = run_match(parse_spec("champion:memory_hands=0,game_playouts=3000"), parse_spec("simple"), config,
-                          progress=False)
+    forgetful = run_match(parse_spec("champion:memory_hands=0,game_playouts=3000"), gin_waiter, config, progress=False)
     assert [(g["winner"], g["scores"]) for g in forgetful.games] != [o[:2] for o in outcomes[0]]
 
 
