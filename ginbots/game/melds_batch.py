@@ -37,7 +37,7 @@ def deadwood_and_melded_batch(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """``deadwood_and_melded`` for a (B,) uint64 array of hands, as (B,) int64 and (B,) uint64.
 
     Runs are four table look-ups per hand; hands with up to three ranks of three
-    or four cards try every set choice in numpy, in ``_set_states`` order so ties
+    or four cards try every set choice in numpy, in ``melds._set_states`` order so ties
     resolve as the scalar function does; rarer hands (12+ cards) go through it.
     """
     hands = np.asarray(hands, dtype=np.uint64)
@@ -81,7 +81,7 @@ _SCALAR_BELOW = 24
 def _with_sets(full: list[np.ndarray], sets: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """Best set choice for hands that all have ``count`` candidate set ranks: per rank, no set,
     the whole rank, or (only where ``count`` is 1, with all four suits) a 3-set keeping one suit's
-    card for a run; scored in ``_set_states`` order (lowest rank first, outermost), so ties
+    card for a run; scored in ``melds._set_states`` order (lowest rank first, outermost), so ties
     resolve as the scalar function does."""
     bits, rest = [], sets.copy()
     for _ in range(count):
