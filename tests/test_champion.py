@@ -240,8 +240,8 @@ def test_the_filter_can_pick_the_second_estimator_without_its_hands_being_used()
     assert bot.hand_rhos == [] and bot.estimator() is shared_estimator("mlp8")
 
 
-def test_the_filter_is_trusted_only_while_the_switch_takes_the_opponent_for_simple_like():
-    """filter_trust_when: rho alone (as first measured), or also the mean of finished hands' rho
+def test_filter_trust_when_can_also_ask_the_estimator_switch():
+    """filter_trust_when: rho alone (the default), or also the mean of finished hands' rho
     (the switch's reading, which rho within one hand against a heuristic player is not); the gated
     modes move the filter's hands themselves while the decisions do not read them."""
     bots = {when: ChampionPlayer(seed=4, worlds=12, opponent_filter=True, filter_trust_when=when,
