@@ -262,6 +262,10 @@ def test_filter_trust_when_can_also_ask_the_estimator_switch():
     bots["shown-simple-like"].filter.rho = 0.4  # under filter_trust: never trusted
     assert not bots["shown-simple-like"].trusts_filter()
     assert not bots["rho"]._refresh_on_discard() and bots["shown-simple-like"]._refresh_on_discard()
+    bots["rho"].filter.rho = 0.4
+    assert not bots["rho"]._refresh_on_discard()  # untrusted: left to the reads, as measured
+    bots["rho"].params["filter_move_untrusted"] = True
+    assert bots["rho"]._refresh_on_discard()
     result = play_game([ChampionPlayer(seed=4, worlds=12, opponent_filter=True, filter_particles=300,
                                        filter_trust_when="shown-simple-like"), SimplePlayer(seed=6)],
                        seed=13, config=GameConfig(time_budget=30.0, max_hands_per_game=2))
