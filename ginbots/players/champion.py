@@ -49,7 +49,6 @@ reported on stderr at the end of the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from statistics import median
 import sys
 from time import process_time
@@ -57,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from ginbots.estimators import ESTIMATOR_NAMES, shared_estimator, weight_files_for
+from ginbots.estimators import shared_estimator, weight_files_for
 from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.weights import card_path, find_weights
@@ -66,7 +65,7 @@ from ginbots.game.melds import best_meld_set, discard_deadwoods, min_deadwood
 from ginbots.game.melds_batch import deadwood_and_melded_batch
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
-from ginbots.search.playouts import PLAYOUT_CODES, WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
+from ginbots.search.playouts import WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
 from .afterstate_value import (
@@ -77,20 +76,12 @@ from .afterstate_value import (
     play_on_value,
     shared_afterstate_value,
 )
-from .base import Hyperparameter, Melds
-from .filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
+from .base import Melds
+from .champion_hyperparameters import CHAMPION_HYPERPARAMETERS
+from .filtered import FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
-from .learned_discard import LEARNED_NETS, learned_offence, learned_weight_files, prepare_learned
-
-#: The heuristic's weights as its tuning found them (``tuning/best/heuristic.json``, study
-#: heuristic-vs-simple, trial 24): the champion's hand building starts from them.
-TUNED_HEURISTIC = {
-    "meld_bonus": 1.050670490617736, "combination_bonus": 6.998884060300127, "deadwood_bonus": 2.554255607525298,
-    "knock_bonus": 38.577624408594815, "gin_bonus": 44.86564098755637, "opp_util_importance": 0.4884430995982074,
-    "low_card_bonus": 2.249784214415546, "emergency_booster": 3.814744207302213,
-    "draw_rule": "after-best-discard",  # the rule the study ran with
-}
+from .learned_discard import learned_offence, learned_weight_files, prepare_learned
 
 World = tuple[int, list[int]]
 #: One option of a searched decision: its values (points) on the decision's worlds ``lo:hi``.
@@ -99,145 +90,11 @@ Values = Callable[[int, int], list[float]]
 RESULT_BOUND = 130
 
 
-#: The default search budget of a game, in playouts. At about 0.22 ms of CPU a playout (the game's
-#: thinking over its playouts, this project's machines) it is about 5.4 s, near where the wall-clock
-#: budget it replaces stopped (6 s); 100 games against simple, simple:knock_at=0 and heuristic:tuned
-#: used at most 16,896 (experiments/champion-budget), so it binds only in unusually long games.
-GAME_PLAYOUTS = 25_000
-
-
 class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     """Heuristic hand building, playout search over sampled worlds, an inferred opponent (module doc)."""
 
     name = "champion"
-    hyperparameters = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, h.default))
-                            for h in HeuristicUtilityPlayer.hyperparameters) + (
-        Hyperparameter("rollout_knock_at", int, 0, 0, 10,
-                       doc="our knock threshold inside playouts: how we play on after declining to knock"),
-        Hyperparameter("knock_margin", float, 0.0, -10.0, 10.0,
-                       doc="knock only when knocking now beats playing on by more than this many points"),
-        Hyperparameter("knock_learning", float, 2.0, 0.0, 20.0,
-                       doc="learn from this game's own knocks: knocking now is marked down by the mean of "
-                           "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
-                           "this many knocks had erred by 0; 0: off"),
-        Hyperparameter("play_on_learning", float, 0.0, 0.0, 20.0,
-                       doc="learn from this game's play-ons as knock_learning does from its knocks: playing on is "
-                           "marked down by the mean, over hands with a searched decision to play on, of (the mean "
-                           "predicted value of playing on - the hand's realised points), shrunk toward 0 as if this "
-                           "many hands had erred by 0, so that only the two branches' difference in bias moves the "
-                           "knock; 0: off"),
-        Hyperparameter("second_estimator", str, "mlp8-heuristic",
-                       choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
-                       doc="a second opponent model, used once this game shows an opponent it fits better "
-                           "(`switch_by`); none: `estimator` throughout (the previous default)"),
-        Hyperparameter("switch_by", str, "filter", choices=("revealed", "filter"), tunable=False,
-                       doc="what picks the second estimator: revealed (the log score of the opponent's revealed "
-                           "hands, `switch_margin`) or filter (the opponent filter's weight of minimum-deadwood play, "
-                           "`switch_rho`; the filter then runs for this alone unless `opponent_filter`)"),
-        Hyperparameter("switch_margin", float, 3.0, 0.0, 100.0,
-                       doc="log score (nats, summed over this game's revealed opponent hands) by which the second "
-                           "estimator must lead before it is used"),
-        Hyperparameter("switch_rho", float, 0.6, 0.0, 1.0,
-                       doc="with switch_by=filter: the second estimator once the mean of the filter's rho at the "
-                           "end of each hand so far falls below this (a Simple-like opponent keeps it near 1)"),
-        Hyperparameter("memory_hands", int, 30, 0, 1000, tunable=False,
-                       doc="evidence about the opponent carried into this player's later games (runners keep a "
-                           "player for a whole match): the last this many of each kind (end-of-hand rho, its "
-                           "knocks and kept knockable hands, our searched knocks' errors); 0: each game afresh "
-                           "(the default before 2026-11-26). A game then depends on the games this player played "
-                           "before it: this package's runners play a remembering bot's games in fixed blocks "
-                           "(ginbots.arena.match.MEMORY_BLOCK), so a seed still gives the same games"),
-        Hyperparameter("opponent_knock_prior", int, 10, 0, 10,
-                       doc="the opponent's knock threshold assumed before it has shown one"),
-        Hyperparameter("override_margin", float, 2.0, 0.0, 20.0,
-                       doc="points by which a searched discard or draw must beat the heuristic's choice"),
-        Hyperparameter("search_discards", str, "off", choices=("off", "trusted", "always"),
-                       doc="play out the heuristic's best discards: never, only while the opponent filter is trusted, "
-                           "or always (both measured weaker than the heuristic's own discard)"),
-        Hyperparameter("opponent_filter", bool, True,
-                       doc="the hands of a particle filter that weighs them by how well minimum-deadwood play "
-                           "explains the opponent's actions (ginbots.search.opponent_model), while it trusts that "
-                           "model (filter_trust, filter_trust_when), for the worlds and the heuristic's view of the "
-                           "opponent; off: the estimator alone (the default before 2026-11-27: on won 78.6% of "
-                           "10,000 games against simple where off won 77.0% of the same deals)"),
-        Hyperparameter("filter_trust_when", str, "rho", choices=("rho", "simple-like", "shown-simple-like"),
-                       tunable=False,
-                       doc="with opponent_filter: trust the filter's hands whenever its rho reaches filter_trust "
-                           "(rho), or also only while the estimator switch still takes the opponent for "
-                           "Simple-like (`switch_rho`; simple-like), or only once a finished hand (this game's "
-                           "or, with memory, an earlier game's) has shown it so (shown-simple-like; measured: "
-                           "-1.9 points against simple:knock_at=0, level elsewhere, below rho against the "
-                           "outside defender and gin waiter)"),
-        Hyperparameter("filter_move_untrusted", bool, False, tunable=False,
-                       doc="with opponent_filter and filter_trust_when=rho: move the filter's hands after each "
-                           "opponent discard while the decisions do not read them (rho under filter_trust), as "
-                           "the gated modes and the switch alone do; off: they are moved only when read "
-                           "(measured on 2,000 games each: -0.1 points against simple, -0.9 +- 1.1 against simple:knock_at=0)"),
-        # 1,000 hands suffice to weigh the opponent's play for the switch (4,000 were measured for
-        # opponent_filter=true, whose hands feed the search).
-        *(replace(h, default=1000) if h.name == "filter_particles" else h for h in FILTER_HYPERPARAMETERS),
-        Hyperparameter("score_aware", bool, False,
-                       doc="score playouts by the chance of winning the game from the scores after the hand "
-                           "(ginbots.search.equity), in points at the game's start, rather than by the hand's points"),
-        Hyperparameter("score_aware_against", str, "any", choices=("any", "simple-like", "shown-simple-like"),
-                       tunable=False,
-                       doc="with score_aware: every opponent; only one the estimator switch still takes for "
-                           "Simple-like (`switch_by`); or only once a finished hand has shown it so (the game's "
-                           "first hand scored in points). Measured: +1.0 and +1.6 against simple, still -0.6 and "
-                           "-1.0 against heuristic:tuned"),
-        Hyperparameter("score_edge", float, 0.0, 0.0, 100.0,
-                       doc="with score_aware: the game's equity from hand odds inferred in this game (hands won "
-                           "over hands decided, shrunk toward even as if this many more had split evenly, in "
-                           "steps of 0.05) instead of two equal players; 0: equal players"),
-        Hyperparameter("search_draws", bool, True, doc="play out taking the face-up card against the stock"),
-        Hyperparameter("learned_discard", float, 0.0, 0.0, 5.0,
-                       doc="weight (heuristic utility per point) of a learned offensive score of the hand each "
-                           "discard leaves (learned_net), added to the heuristic's discard values; 0: off"),
-        Hyperparameter("learned_net", str, "random-256-worst", choices=LEARNED_NETS, tunable=False,
-                       doc="the Dual Inception network learned_discard reads (its dataset name)"),
-        Hyperparameter("afterstate_weight", float, 1.0, 0.0, 5.0,
-                       doc="weight (heuristic utility per point) of the afterstate value, a network trained on the "
-                           "champion's own games that predicts the points of the position each discard leaves "
-                           "(ginbots.players.afterstate_value, weights/afterstate_value.onnx), added to the "
-                           "heuristic's discard values; 0: off (the default before it was measured: 1 won 76.3% "
-                           "of 10,000 games against simple where 0 won 74.7% of the same deals)"),
-        Hyperparameter("afterstate_draw", float, 0.0, 0.0, 5.0,
-                       doc="weight (heuristic utility per point) of the afterstate network's value of taking the "
-                           "face-up card over a stock draw (the position after the discard it values most, either "
-                           "way), added to the heuristic's draw rule; 0: off (measured: level at 0.5, 1 and 3)"),
-        Hyperparameter("knock_leaf", str, "playouts", choices=("playouts", "learned"), tunable=False,
-                       doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
-                           "learned (the afterstate network trained on the positions the champion played on from, "
-                           "weights/afterstate_play_on.onnx)"),
-        Hyperparameter("world_tilt", float, 0.0, 0.0, 1.0,
-                       doc="structure in the sampled opponent hands: draw tilt_pool times as many from the "
-                           "estimator and keep them in proportion to exp(-world_tilt x deadwood), since hands drawn "
-                           "card by card from its chances hold fewer melds than players keep; 0: off"),
-        Hyperparameter("gain_tilt", float, 0.0, 0.0, 1.0,
-                       doc="world_tilt's structure for the heuristic's own sampled opponent hands (its opponent-gain "
-                           "and close-opponent tests) while the filter is not trusted; 0: off (measured: -0.30 to "
-                           "-0.56 points a hand against simple, level against heuristic:tuned)"),
-        Hyperparameter("tilt_pool", int, 4, 1, 64, tunable=False,
-                       doc="with world_tilt: opponent hands drawn per world before the weighted resampling"),
-        Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
-                       doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
-                           "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
-        Hyperparameter("discard_candidates", int, 3, 2, 11, tunable=False,
-                       doc="the heuristic's best discards played out"),
-        Hyperparameter("first_round", int, 16, 1, 1000, tunable=False,
-                       doc="worlds every candidate is played out on before the weaker half is dropped"),
-        Hyperparameter("game_playouts", int, GAME_PLAYOUTS, 0, 100_000_000, tunable=False,
-                       doc="playouts per game (every candidate on every world, summed over the game's searched "
-                           "decisions) after which it plays the heuristic alone: a budget of work, so games do "
-                           "not depend on the machine's speed or load"),
-        Hyperparameter("playouts", str, "auto", choices=PLAYOUT_CODES, tunable=False,
-                       doc="code that plays the playouts: compiled (numba, extra fast; about 30x less CPU a "
-                           "playout), python, or auto (compiled where numba is installed); the same games "
-                           "either way"),
-        Hyperparameter("host_reserve", float, 1.5, 0.0, 10.0, tunable=False,
-                       doc="it also plays the heuristic alone once the host's clock (time_left, as the "
-                           "Java shim sends it) has fewer seconds left than this"),
-    )
+    hyperparameters = CHAMPION_HYPERPARAMETERS
 
     # --- the game and the opponent model -------------------------------------------------------
     def new_game(self, seed: int | None = None) -> None:
