@@ -148,10 +148,12 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     def _score_aware_now(self) -> bool:
         """Whether this hand's playouts are scored by game equity (``score_aware_against``)."""
         against = self.params["score_aware_against"]
-        if against == "any":
-            return True
-        shown = against == "simple-like" or self.hands_scored > 0 or bool(self.hand_rhos)
-        return shown and not self._switched()
+        return against == "any" or self._simple_like(shown=against == "shown-simple-like")
+
+    def _simple_like(self, shown: bool) -> bool:
+        """Whether the estimator switch still takes the opponent for Simple-like; with ``shown``, only once
+        a finished hand (this game's or, with memory, an earlier game's) has shown it so."""
+        return (not shown or self.hands_scored > 0 or bool(self.hand_rhos)) and not self._switched()
 
     # --- the opponent filter (FilteringPlayer) ---------------------------------------------------
     def filter_enabled(self) -> bool:
@@ -164,12 +166,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if not (self.params["opponent_filter"] and super().trusts_filter()):
             return False
         when = self.params["filter_trust_when"]
-        if when == "rho":
-            return True
         # rho swings within a hand against a heuristic player (a first hand at 0.7-0.98 is common);
         # the mean over finished hands, which picks the estimator, tells the two kinds apart.
-        shown = when == "simple-like" or self.hands_scored > 0 or bool(self.hand_rhos)
-        return shown and not self._switched()
+        return when == "rho" or self._simple_like(shown=when == "shown-simple-like")
 
     def filter_knock_at(self) -> int:
         return self.opponent_knock_at()
