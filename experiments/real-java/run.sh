@@ -7,7 +7,10 @@
 # Usage: experiments/real-java/run.sh ENGINE_CHECKOUT VERMOUTH_CHECKOUT OUT GAMES BOT [BOT...]
 #   (env: PYTHON_BIN=a bin folder whose python3 has numpy and onnxruntime, default .venv/bin;
 #    COMMONS_CLI=path of a commons-cli jar; JAVA_OPTS=options for both JVMs, e.g. -Dginbots.budget=1.2;
-#    ENGINE_ONLY=1 skips vermouth)
+#    ENGINE_ONLY=1 skips vermouth; OPPONENT=a Java entry's class and OPPONENT_BUILD=a folder with its
+#    classes/ and the files it reads, as experiments/outside-opponents/java/build.sh makes them:
+#    GinRummyGame plays the first BOT against that entry instead of Simple, and with ENTRY_BASELINE=1
+#    the entry against Simple first)
 # The deals are not reproducible: GinRummyGame shuffles with its own unseeded Random, which vermouth's
 # --seed does not reach.
 # Writes OUT/vermouth.{log,err} and OUT/games.csv (--oneall: the first BOT against every other BOT and
@@ -28,17 +31,16 @@ out=$(cd "$out" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-sources() {  # a checkout's files under $work/$2, from a work tree or a bare git directory
-  if git -C "$1" rev-parse --is-bare-repository 2>/dev/null | grep -q true; then
-    mkdir -p "$work/$2" && git -C "$1" archive HEAD | tar x -C "$work/$2"
-  else
-    cp -r "$1" "$work/$2"
-  fi
-}
-sources "$engine" engine
-sources "$vermouth" vermouth
+source "$here/checkout.sh"
+checkout_files "$engine" "$work/engine"
+checkout_files "$vermouth" "$work/vermouth"
 mkdir -p "$work/engine-classes" "$work/vermouth-classes"
 javac -nowarn -d "$work/engine-classes" "$work"/engine/ginrummy/*.java "$here/EngineMatch.java" 2> >(grep -v "^Note:" >&2)
+opponent=${OPPONENT:-ginrummy.SimpleGinRummyPlayer}
+run_in=$out extra=""
+if [ -n "${OPPONENT_BUILD:-}" ]; then
+  run_in=$(cd "$OPPONENT_BUILD" && pwd) extra=":$run_in/classes"  # an entry may read files beside it
+fi
 javac -nowarn -d "$work/vermouth-classes" -cp "$COMMONS_CLI" \
   $(find "$here/standins" "$work/vermouth/src/main/java" -name '*.java') 2> >(grep -v "^Note:" >&2)
 
@@ -62,8 +64,12 @@ unzip -o -q "$out/vermouth.zip" games.csv -d "$out"  # per game scores; stats.cs
 [ -n "${KEEP_STATS:-}" ] || rm "$out/vermouth.zip"
 fi
 first=${1//[:=,]/-}
-(cd "$out" && java ${JAVA_OPTS:-} -cp "$work/engine-classes:$work/bots/$first/java/classes" EngineMatch "$games" \
-  > engine.log 2> engine.err)
+if [ -n "${ENTRY_BASELINE:-}" ]; then
+  (cd "$run_in" && java ${JAVA_OPTS:-} -cp "$work/engine-classes$extra" EngineMatch "$games" \
+    ginrummy.SimpleGinRummyPlayer "$opponent" > "$out/entry_vs_simple.log" 2> "$out/entry_vs_simple.err")
+fi
+(cd "$run_in" && java ${JAVA_OPTS:-} -cp "$work/engine-classes:$work/bots/$first/java/classes$extra" EngineMatch \
+  "$games" "$opponent" > "$out/engine.log" 2> "$out/engine.err")
 {
   [ -f "$out/games.csv" ] && "$PYTHON_BIN/python" - "$out/games.csv" "$@" simple <<'PY'
 import collections, csv, sys
@@ -79,7 +85,8 @@ for p in sorted(games, key=int):
     print(f"vermouth: {names[0]} vs {names[int(p)]}: {wins[p]} of {games[p]} won, "
           f"{100 * wins[p] / games[p]:.1f}% [{100 * low:.1f}, {100 * high:.1f}] (90% Wilson)")
 PY
-  sed 's/^/GinRummyGame: /' "$out/engine.log"
+  [ -f "$out/entry_vs_simple.log" ] && sed "s/^/GinRummyGame, $opponent vs Simple: /" "$out/entry_vs_simple.log"
+  sed "s/^/GinRummyGame, against $opponent: /" "$out/engine.log"
   echo "shim messages other than bridge ready (fallbacks, timeouts, restarts): $(cat "$out"/*.err \
     | grep "ginbots shim:" | grep -c -v "bridge ready" || true)"
   for what in "no answer within" "restarted after" "built-in move" "bot unavailable"; do
