@@ -65,7 +65,7 @@ from ginbots.game.melds import best_meld_set, discard_deadwoods, min_deadwood
 from ginbots.game.melds_batch import deadwood_and_melded_batch
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
-from ginbots.search.playouts import WorldPlayouts, resolve_code, use_numpy, warm_up, worlds_for
+from ginbots.search.playouts import WorldPlayouts, resolve_code, tilt_for_drop, use_numpy, warm_up, worlds_for
 from ginbots.search.rollout import simple_discard
 
 from .afterstate_value import (
@@ -108,6 +108,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         self.opp_declines: list[int] = self._carried("opp_declines")
         # predicted minus realised points of our searched knocks
         self.knock_errors: list[float] = self._carried("knock_errors")
+        # the worlds' mean opponent deadwood at our searched knocks minus what the opponent then showed
+        self.world_gaps: list[float] = self._carried("world_gaps")
+        self.world_mean = self.pending_gap = None  # the last decision's worlds' mean; at our knock
         # predicted (mean over the hand's searched play-ons) minus realised points, a hand at a time
         self.play_on_errors: list[float] = self._carried("play_on_errors")
         self.last_scores = (0, 0)
@@ -127,7 +130,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         super().start_hand(seat, starter, hand)
         self.knocker: int | None = None
         self.worlds: list[World] = []
-        self.pending_knock = None
+        self.pending_knock = self.pending_gap = None
         self.hand_play_ons: list[float] = []  # this hand's predicted points of playing on, where it did
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
@@ -228,6 +231,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         if self.model_check is not None:
             unknown, first, second = self.model_check
             self.second_lead += revealed_log_score(second, hand, unknown) - revealed_log_score(first, hand, unknown)
+        if self.knocker == self.seat and self.pending_gap is not None:
+            self.world_gaps.append(self.pending_gap - min_deadwood(hand))
         if self.knocker == seat:
             self.opp_knocks.append(points_of(hand & ~union(self.knocker_melds)))
         elif self.knowledge.opp_turns > 0:
@@ -342,9 +347,10 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
         k = self.knowledge
         count, tilt = self.params["worlds"], self.params["world_tilt"]
+        self.world_mean = None
         if self.trusts_filter():
             hands = self.filter_sample(count)
-        elif tilt > 0:
+        elif tilt > 0 or self.params["tilt_learning"] > 0:
             hands = self._tilted_hands(count, tilt)
         else:
             hands = self.estimator().sample_masks(k, count, self._numpy_rng()).tolist()
@@ -359,6 +365,9 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         rng = self._numpy_rng()
         pool = self.estimator().sample_masks(self.knowledge, count * self.params["tilt_pool"], rng, holds)
         deadwood, _ = deadwood_and_melded_batch(pool.astype(np.uint64))
+        if holds is None and self.params["tilt_learning"] > 0:  # the search's worlds, not the heuristic's
+            self.world_mean = float(deadwood.mean())
+            tilt = max(tilt, tilt_for_drop(deadwood, self._shrunk_mean(self.world_gaps, self.params["tilt_learning"])))
         weights = np.exp(-tilt * (deadwood - deadwood.min()))
         # Systematic resampling: each hand kept about count x its weight share times, with one draw.
         edges = np.cumsum(weights / weights.sum())
@@ -546,6 +555,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
                 self.hand_play_ons.append(play_on)
             return None
         self.pending_knock = points
+        self.pending_gap = self.world_mean
         return melds
 
     def _knock_values(self, hand: int) -> tuple[float, float, Melds, float]:

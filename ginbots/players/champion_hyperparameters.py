@@ -140,7 +140,14 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                        "and close-opponent tests) while the filter is not trusted; 0: off (measured: -0.30 to "
                        "-0.56 points a hand against simple, level against heuristic:tuned)"),
     Hyperparameter("tilt_pool", int, 4, 1, 64, tunable=False,
-                   doc="with world_tilt: opponent hands drawn per world before the weighted resampling"),
+                   doc="with world_tilt or tilt_learning: opponent hands drawn per world before the weighted "
+                       "resampling"),
+    Hyperparameter("tilt_learning", float, 0.0, 0.0, 20.0,
+                   doc="learn the worlds' structure from the opponent's revealed hands: after each searched knock "
+                       "we took, the worlds' mean opponent deadwood minus the deadwood the opponent showed; "
+                       "while the filter is not trusted, the worlds are resampled (as world_tilt does) so their "
+                       "mean deadwood falls by the mean of those gaps, shrunk toward 0 as if this many more had "
+                       "been 0; 0: off"),
     Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                    doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                        "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),

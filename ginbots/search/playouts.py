@@ -95,6 +95,28 @@ class Worlds(list):
     arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
+def tilt_for_drop(deadwood: np.ndarray, drop: float, highest: float = 1.0) -> float:
+    """The tilt T (0 to ``highest``) under which weights exp(-T x deadwood) lower the mean of
+    ``deadwood`` by ``drop`` points, or as near as T allows: how hard to resample sampled opponent
+    hands toward low deadwood so that their mean matches what opponents have shown (bisection)."""
+    if drop <= 0:
+        return 0.0
+    values = deadwood.astype(np.float64) - float(deadwood.min())
+    target = float(values.mean()) - drop
+
+    def tilted_mean(t: float) -> float:
+        w = np.exp(-t * values)
+        return float((w * values).sum() / w.sum())
+
+    if tilted_mean(highest) >= target:
+        return highest
+    low, high = 0.0, highest
+    for _ in range(30):
+        mid = (low + high) / 2
+        low, high = (mid, high) if tilted_mean(mid) > target else (low, mid)
+    return (low + high) / 2
+
+
 def worlds_for(opponents: Sequence[int], unknown: int, stock_size: int, rng: random.Random,
                code: str = "auto") -> list[World]:
     """A world per opponent hand: the hand and a stock order of the other unseen cards, ``stock_size``
