@@ -374,3 +374,42 @@ def test_world_tilt_samples_structured_opponent_hands_consistent_with_what_we_kn
     assert tilted == worlds(0.1)[0]
     assert all(h.bit_count() == 10 and h & ~unknown == 0 for h in plain + tilted)
     assert mean(map(dw, tilted)) < mean(map(dw, plain)) - 5
+
+
+def test_tilt_for_drop_lowers_the_weighted_mean_by_the_drop_asked():
+    import numpy as np
+
+    from ginbots.search.playouts import tilt_for_drop
+
+    deadwood = np.random.default_rng(0).integers(0, 60, 400)
+    for drop in (4.0, 12.0):
+        weights = np.exp(-tilt_for_drop(deadwood, drop) * deadwood)
+        assert abs((weights * deadwood).sum() / weights.sum() - (deadwood.mean() - drop)) < 0.01
+    assert tilt_for_drop(deadwood, 0.0) == 0.0 and tilt_for_drop(deadwood, 100.0) == 1.0
+
+
+def test_tilt_learning_lowers_the_worlds_deadwood_by_the_gaps_the_opponent_showed():
+    """tilt_learning: the gaps between the worlds' and the revealed deadwood after our searched knocks,
+    shrunk, set how far the next worlds' mean deadwood falls; none learned, the worlds are the plain ones."""
+    from statistics import mean
+
+    from ginbots.game.melds import min_deadwood as dw
+
+    def worlds(gaps: list[float]) -> list[int]:
+        bot = ChampionPlayer(seed=3, tilt_learning=2.0, worlds=200, opponent_filter=False)
+        bot.new_game(3)
+        bot.world_gaps = list(gaps)
+        bot.start_hand(0, 0, mask_of([0, 13, 26, 1, 14, 27, 40, 5, 18, 31]))
+        return [w[0] for w in bot.sampled_worlds()]
+
+    plain = mean(map(dw, worlds([])))
+    assert mean(map(dw, worlds([12.0] * 8))) < plain - 6  # 12 x 8 / (8 + 2) = 9.6 points asked
+    assert abs(mean(map(dw, worlds([-5.0] * 8))) - plain) < 3  # worlds that were too low are not raised
+
+
+def test_tilt_learning_records_the_gap_after_its_searched_knocks():
+    bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False)
+    for g in range(3):
+        other = SimplePlayer(seed=g)
+        play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
+    assert bot.world_gaps and all(-100 < gap < 100 for gap in bot.world_gaps)  # deadwood minus deadwood
