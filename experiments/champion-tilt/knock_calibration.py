@@ -6,6 +6,7 @@ opponent hands against the opponent's true deadwood (revealed at the end of the 
 it held at our knock), and the predicted points of knocking against the points the hand paid.
 
 Usage: python experiments/champion-tilt/knock_calibration.py OPPONENT [--spec champion:...] --games N --seed S --json OUT
+       [--one-opponent]
 """
 
 from __future__ import annotations
@@ -57,14 +58,21 @@ class CalibratedChampion(ChampionPlayer):
         self.this_hand = None
 
 
-def play_against(bot: ChampionPlayer, opponent: str, games: int, seed: int) -> int:
-    """Games to 100 in this process, the seats alternating; the champion's wins."""
+def play_against(bot: ChampionPlayer, opponent: str, games: int, seed: int, one_opponent: bool = False) -> int:
+    """Games to 100 in this process, the seats alternating; the champion's wins. ``one_opponent``: one
+    opponent object for every game (as a runner's match keeps it), closed at the end; needed for an
+    opponent that lives in its own process (a Java entry), which a fresh object per game would start anew."""
     wins = 0
-    for g in range(games):
-        other = parse_spec(opponent).make(seed=seed + g)
-        seats = (bot, other) if g % 2 == 0 else (other, bot)
-        result = play_game(seats, seed + g, player_seeds=[seed + g, seed + g + 7])
-        wins += result.winner == seats.index(bot)
+    kept = parse_spec(opponent).make(seed=seed) if one_opponent else None
+    try:
+        for g in range(games):
+            other = kept or parse_spec(opponent).make(seed=seed + g)
+            seats = (bot, other) if g % 2 == 0 else (other, bot)
+            result = play_game(seats, seed + g, player_seeds=[seed + g, seed + g + 7])
+            wins += result.winner == seats.index(bot)
+    finally:
+        if kept is not None and hasattr(kept, "close"):
+            kept.close()
     return wins
 
 
@@ -78,13 +86,15 @@ def recorded_games(argv: list[str] | None, description: str, recorder: type[Cham
     parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--json")
+    parser.add_argument("--one-opponent", action="store_true",
+                        help="one opponent object for every game (an opponent in its own process, e.g. java-tonic)")
     args = parser.parse_args(argv)
     spec = parse_spec(args.spec)
     if spec.name != "champion":
         parser.error("--spec must be a champion spec")
     bot = recorder(seed=args.seed, **spec.params)
     bot.prepare()
-    return args, bot, play_against(bot, args.opponent, args.games, args.seed)
+    return args, bot, play_against(bot, args.opponent, args.games, args.seed, args.one_opponent)
 
 
 def main(argv: list[str] | None = None) -> None:
