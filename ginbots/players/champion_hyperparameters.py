@@ -147,7 +147,9 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                        "we took, the worlds' mean opponent deadwood minus the deadwood the opponent showed; "
                        "while the filter is not trusted, the worlds are resampled (as world_tilt does) so their "
                        "mean deadwood falls by the mean of those gaps, shrunk toward 0 as if this many more had "
-                       "been 0; 0: off"),
+                       "been 0; 0: off (measured against the public entry java-tonic: 2 won 54.8% of 600 "
+                       "games where the default won 51.7% of 1,000 on the same deals, not paired; not yet "
+                       "measured on the target deals)"),
     Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                    doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                        "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
