@@ -73,3 +73,12 @@ def test_an_entry_that_throws_forfeits_its_game_with_the_entrys_exception(classe
 def test_an_entry_that_is_not_on_the_class_path_fails_at_start_naming_it(classes):
     with pytest.raises(BridgeStartError, match="could not load entry NoSuchEntry"):
         entry(classes, "NoSuchEntry")
+
+
+def test_a_line_that_is_not_a_protocol_message_ends_the_server_with_the_malformed_code(classes):
+    done = subprocess.run(["java", "-cp", str(classes), "ginbots.EntryServer", "PassiveEntry"],
+                          input='{"type":"hello","protocol":1,"id":1}\n[1, 2\n', capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert '"type":"hello"' in done.stdout.splitlines()[0]
+    assert "line 2 is not a protocol message" in done.stdout.splitlines()[-1]

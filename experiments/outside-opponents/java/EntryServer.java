@@ -25,6 +25,7 @@ import java.util.Random;
  * Usage: java -cp ENGINE_CLASSES:ENTRY_CLASSES:SERVER_CLASSES ginbots.EntryServer ENTRY_CLASS
  */
 public final class EntryServer {
+    private static final int EXIT_MALFORMED = 2;
     private static final int EXIT_BOT_ERROR = 6;
     private final PrintStream out;
     private final GinRummyPlayer entry;
@@ -43,25 +44,36 @@ public final class EntryServer {
         try {
             entry = (GinRummyPlayer) Class.forName(args[0]).getDeclaredConstructor().newInstance();
         } catch (Throwable e) {
-            fail(protocol, "could not load entry " + (args.length > 0 ? args[0] : "(none named)") + ": " + e);
+            fail(protocol, EXIT_BOT_ERROR, "could not load entry " + (args.length > 0 ? args[0] : "(none named)") + ": " + e);
             return;
         }
         new EntryServer(protocol, entry, args[0]).serve();
     }
 
-    private static void fail(PrintStream protocol, String message) {
+    private static void fail(PrintStream protocol, int code, String message) {
         System.err.println("entry server: " + message);
-        protocol.println("{\"type\":\"error\",\"code\":" + EXIT_BOT_ERROR + ",\"message\":"
-            + quote(message) + "}");
-        System.exit(EXIT_BOT_ERROR);
+        protocol.println("{\"type\":\"error\",\"code\":" + code + ",\"message\":" + quote(message) + "}");
+        System.exit(code);
     }
 
     private void serve() throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
+        int number = 0;
         while ((line = in.readLine()) != null) {
+            number++;
+            Object parsed;
+            try {
+                parsed = Json.parse(line);
+            } catch (RuntimeException e) {  // the little parser's way of saying the line is not JSON
+                parsed = null;
+            }
+            if (!(parsed instanceof Map) || !(((Map<?, ?>) parsed).get("type") instanceof String)) {
+                fail(out, EXIT_MALFORMED, "line " + number + " is not a protocol message (a JSON object with a type)");
+                return;
+            }
             @SuppressWarnings("unchecked")
-            Map<String, Object> msg = (Map<String, Object>) Json.parse(line);
+            Map<String, Object> msg = (Map<String, Object>) parsed;
             String type = (String) msg.get("type");
             if ("bye".equals(type)) {
                 return;
@@ -70,7 +82,7 @@ public final class EntryServer {
             try {
                 reply = answer(type, msg);
             } catch (Throwable e) {
-                fail(out, "entry " + name + " raised " + e + " in " + type);
+                fail(out, EXIT_BOT_ERROR, "entry " + name + " raised " + e + " in " + type);
                 return;
             }
             if (reply != null) {
