@@ -51,7 +51,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from statistics import median
 import sys
-from time import process_time
 from typing import Any
 
 import numpy as np
@@ -62,10 +61,9 @@ from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, discard_deadwoods, min_deadwood
-from ginbots.game.melds_batch import deadwood_and_melded_batch
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
-from ginbots.search.playouts import WorldPlayouts, resolve_code, tilt_for_drop, use_numpy, warm_up, worlds_for
+from ginbots.search.playouts import resolve_code, use_numpy, warm_up
 from ginbots.search.rollout import simple_discard
 
 from .afterstate_value import (
@@ -78,19 +76,16 @@ from .afterstate_value import (
 )
 from .base import Melds
 from .champion_hyperparameters import CHAMPION_HYPERPARAMETERS
+from .champion_search import RESULT_BOUND, Values, World, WorldSearch, shrunk_mean
 from .filtered import FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
 from .learned_discard import learned_offence, learned_weight_files, prepare_learned
 
-World = tuple[int, list[int]]
-#: One option of a searched decision: its values (points) on the decision's worlds ``lo:hi``.
-Values = Callable[[int, int], list[float]]
-#: The largest points a hand can move (gin against the costliest ten cards is 25 + 98).
-RESULT_BOUND = 130
+__all__ = ["ChampionPlayer", "RESULT_BOUND"]
 
 
-class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
+class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
     """Heuristic hand building, playout search over sampled worlds, an inferred opponent (module doc)."""
 
     name = "champion"
@@ -322,15 +317,8 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
         the worlds are drawn from an estimator fitted on other players, and an opponent that
         keeps low hands (and undercuts) shows itself here first. With ``play_on_learning``, less
         what its play-ons have overrated playing on: the same worlds bias both branches."""
-        return (self._shrunk_mean(self.knock_errors, self.params["knock_learning"])
-                - self._shrunk_mean(self.play_on_errors, self.params["play_on_learning"]))
-
-    @staticmethod
-    def _shrunk_mean(errors: list[float], shrink: float) -> float:
-        """The mean of ``errors`` as if ``shrink`` more had been 0 (0 when off or empty)."""
-        if shrink <= 0 or not errors:
-            return 0.0
-        return sum(errors) / (len(errors) + shrink)
+        return (shrunk_mean(self.knock_errors, self.params["knock_learning"])
+                - shrunk_mean(self.play_on_errors, self.params["play_on_learning"]))
 
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
@@ -342,41 +330,7 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
             return min(high, MAX_DEADWOOD) if self.opp_declines else max(low, self.params["opponent_knock_prior"])
         return round(median(self.opp_knocks))  # it knocks and waits by turns: its typical knock
 
-    # --- search machinery ----------------------------------------------------------------------
-    def sampled_worlds(self) -> list[World]:
-        """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
-        k = self.knowledge
-        count, tilt = self.params["worlds"], self.params["world_tilt"]
-        self.world_mean = None
-        if self.trusts_filter():
-            hands = self.filter_sample(count)
-        elif tilt > 0 or self.params["tilt_learning"] > 0:
-            hands = self._tilted_hands(count, tilt)
-        else:
-            hands = self.estimator().sample_masks(k, count, self._numpy_rng()).tolist()
-        return worlds_for(hands, k.unknown, k.stock_size, self.rng, self.playout_code())
-
-    def _tilted_hands(self, count: int, tilt: float, holds: np.ndarray | None = None) -> list[int]:
-        """``count`` opponent hands drawn ``tilt_pool`` times over from the estimator and resampled with
-        weight exp(-tilt x deadwood). The estimator's hands are drawn card by card from its chances, so
-        they hold fewer melds than a player keeps: their mean deadwood at our searched knocks was 39.4
-        where Simple held 31.2 (the knock's value was overrated accordingly; experiments/champion-tilt).
-        ``holds``: this seat's estimate, when the caller already has it."""
-        rng = self._numpy_rng()
-        pool = self.estimator().sample_masks(self.knowledge, count * self.params["tilt_pool"], rng, holds)
-        deadwood, _ = deadwood_and_melded_batch(pool.astype(np.uint64))
-        if holds is None and self.params["tilt_learning"] > 0:  # the search's worlds, not the heuristic's
-            self.world_mean = float(deadwood.mean())
-            tilt = max(tilt, tilt_for_drop(deadwood, self._shrunk_mean(self.world_gaps, self.params["tilt_learning"])))
-        weights = np.exp(-tilt * (deadwood - deadwood.min()))
-        # Systematic resampling: each hand kept about count x its weight share times, with one draw.
-        edges = np.cumsum(weights / weights.sum())
-        picks = np.searchsorted(edges, (rng.random() + np.arange(count)) / count)
-        return [int(pool[min(i, len(pool) - 1)]) for i in picks]
-
-    def _knock_at(self) -> tuple[int, int]:
-        return self.params["rollout_knock_at"], self.opponent_knock_at()
-
+    # --- what runners and `ginbots list` are told ------------------------------------------------
     @classmethod
     def runtime_for(cls, params: Mapping[str, Any]) -> dict[str, str]:
         code = resolve_code(params.get("playouts", "auto"))
@@ -386,69 +340,6 @@ class ChampionPlayer(FilteringPlayer, HeuristicUtilityPlayer):
     @classmethod
     def remembers_for(cls, params: Mapping[str, Any]) -> bool:
         return params["memory_hands"] > 0
-
-    def playout_code(self) -> str:
-        """Which code plays the playouts here: "compiled" (numba) or "python" (same games either way)."""
-        return resolve_code(self.params["playouts"])
-
-    def playouts_over(self, worlds: list[World]) -> WorldPlayouts:
-        """This decision's worlds, ready to play options out on (with the current knock thresholds)."""
-        return WorldPlayouts(worlds, self._knock_at(), self.playout_code())
-
-    def _race(self, options: dict[int, Values], count: int) -> dict[int, float]:
-        """Mean value of each option over the ``count`` worlds it survived (successive halving); the
-        survivors of the last round were all played on every world. An option gives its values on
-        worlds ``lo:hi`` (``WorldPlayouts``)."""
-        if self.utility is not None:
-            options = {key: self._scored(values) for key, values in options.items()}
-        totals = {key: 0.0 for key in options}
-        alive = list(options)
-        done, step = 0, self.params["first_round"]
-        while True:
-            stop = min(done + step, count)
-            for key in alive:
-                totals[key] += sum(options[key](done, stop))
-            self.playouts += len(alive) * (stop - done)
-            done = stop
-            alive.sort(key=lambda key: -totals[key])
-            if done >= count or len(alive) <= 2:
-                break
-            alive = alive[:max(2, (len(alive) + 1) // 2)]
-            step *= 2
-        # Finish the last two on every world, so that they are compared on the same deals.
-        for key in alive:
-            totals[key] += sum(options[key](done, count))
-        self.playouts += len(alive) * (count - done)
-        return {key: totals[key] / count for key in alive}
-
-    def _scored(self, values: Values) -> Values:
-        """``values`` (a hand's signed points) as the game's equity after it (``score_aware``)."""
-        utility = self.utility
-        return lambda lo, hi: [utility[min(max(int(v), -RESULT_BOUND), RESULT_BOUND) + RESULT_BOUND]
-                               for v in values(lo, hi)]
-
-    def _timed(self, fn: Callable[[], object]) -> object:
-        """Run ``fn``, adding its CPU time to this game's thinking (once, however deeply nested).
-        Measured for reports; no decision depends on it."""
-        if getattr(self, "_clock_running", False):
-            return fn()
-        self._clock_running = True
-        start = process_time()
-        try:
-            return fn()
-        finally:
-            self.thought += process_time() - start
-            self._clock_running = False
-
-    def _searching(self) -> bool:
-        """Whether to search this decision: while the game's playouts are inside ``game_playouts``, and,
-        as a safety net, while the host's clock (where a host keeps one) shows at least ``host_reserve``."""
-        if self.playouts >= self.params["game_playouts"]:
-            return False
-        if self.time_left is not None and self.time_left < self.params["host_reserve"]:
-            self.clock_stops += 1
-            return False
-        return True
 
     # --- decisions -----------------------------------------------------------------------------
     def wants_face_up(self, card: int) -> bool:
