@@ -63,6 +63,13 @@ def test_the_games_seed_reseeds_the_entrys_own_random_so_a_match_replays(classes
     assert without_labels(first.trace) != without_labels(other_seed.trace)
 
 
+def test_an_entry_that_orders_cards_by_their_identity_hashes_replays_its_games(classes):
+    # PassiveEntry$HashOrderEntry discards the first card of a hash set a parallel stream built; before the
+    # server gave every card its identity hash at start, six runs of this seed played six different games.
+    traces = {repr(without_labels(played(entry(classes, "PassiveEntry$HashOrderEntry"), 5).trace)) for _ in range(3)}
+    assert len(traces) == 1
+
+
 def test_an_entry_that_throws_forfeits_its_game_with_the_entrys_exception(classes):
     res = played(entry(classes, "PassiveEntry$BrokenEntry"), 1)
     assert res.forfeit is not None and res.forfeit.seat == 0 and res.forfeit.action == "discard"

@@ -132,3 +132,29 @@ def test_cli_match_says_when_a_bot_remembers_its_opponent(capsys):
     assert main(["match", "champion:memory_hands=0,game_playouts=300", "simple", "--games", "2", "--seed", "1",
                  "--single-hand", "--no-progress"]) == 0
     assert "fresh player" not in capsys.readouterr().out
+
+
+def test_each_games_outcome_is_recorded_in_order_so_runs_on_the_same_deals_pair(tmp_path, capsys):
+    import runpy
+    from pathlib import Path
+
+    files = []
+    for spec in ("simple", "greedy"):
+        files.append(tmp_path / f"{spec}.json")
+        assert main(["match", spec, "greedy", "--games", "8", "--seed", "3", "--duplicate", "--workers", "2",
+                     "--json", str(files[-1]), "--no-progress"]) == 0
+    data = json.loads(files[0].read_text())
+    assert len(data["game_winners"]) == len(data["game_margins"]) == 8
+    assert data["game_winners"].count("A") == data["A"]["wins"]
+    assert data["game_winners"].count("B") == data["A"]["losses"]
+    assert all((m > 0) == (w == "A") for w, m in zip(data["game_winners"], data["game_margins"]))
+    capsys.readouterr()
+    script = Path(__file__).resolve().parent.parent / "experiments" / "champion-targets" / "compare_games.py"
+    compare = runpy.run_path(str(script))["main"]
+    assert compare([str(files[0]), str(files[1])]) == 0
+    assert "paired over 4 deals" in capsys.readouterr().out
+    other = tmp_path / "other_seed.json"
+    assert main(["match", "simple", "greedy", "--games", "8", "--seed", "4", "--duplicate", "--json", str(other),
+                 "--no-progress"]) == 0
+    assert compare([str(files[0]), str(other)]) == 2
+    assert "seed differs" in capsys.readouterr().err

@@ -332,7 +332,24 @@ class MatchReport:
             "forfeit_list": [dict(game=g["index"], **g["forfeit"]) for g in self.games if "forfeit" in g],
             "notes": [dict(game=g["index"], note=g["note"]) for g in self.games if "note" in g and not self.config.single_hand],
             "elapsed_s": self.elapsed_s,
+            **self.per_game(),
         }
+
+    def per_game(self) -> dict[str, Any]:
+        """Each game's outcome in the order of its index, so that two runs on the same deals (same seed,
+        duplicate) can be compared game for game: ``game_winners``, one letter a game (A, B, or - where
+        none won), and ``game_margins``, A's final score minus B's (in a single-hand match, A's points
+        of the hand won or, negative, lost)."""
+        ordered = sorted(self.games, key=lambda g: g["index"])
+        margins = []
+        for g in ordered:
+            if self.config.single_hand:
+                margins.append(sum(h["points"] * (1 if h["winner"] == "A" else -1)
+                                   for h in g["hands"] if h["winner"] in ("A", "B")))
+            else:
+                margins.append(g["scores"]["A"] - g["scores"]["B"])
+        winners = "".join(g["winner"] or "-" for g in ordered)
+        return {"game_winners": winners, "game_margins": margins}
 
     def to_text(self) -> str:
         data = self.to_json()

@@ -2,7 +2,10 @@ import ginrummy.Card;
 import ginrummy.GinRummyPlayer;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Test entries for EntryServer, written as challenge entries are (the default package, only the
@@ -81,6 +84,19 @@ public class PassiveEntry implements GinRummyPlayer {
         @Override
         public Card getDiscard() {
             return hand.get(random.nextInt(hand.size()));
+        }
+    }
+
+    /**
+     * Discards the first card of its hand in a hash set's order, the set built by a parallel stream, as
+     * entries that keep cards in hash tables do: the challenge's Card has no hashCode of its own, so the
+     * order is that of the JVM's identity hashes, which the stream's threads would otherwise hand out.
+     */
+    public static class HashOrderEntry extends PassiveEntry {
+        @Override
+        public Card getDiscard() {
+            Set<Card> cards = hand.parallelStream().collect(Collectors.toCollection(HashSet::new));
+            return cards.iterator().next();  // it never takes the face-up card: any is legal
         }
     }
 
