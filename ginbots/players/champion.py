@@ -26,6 +26,10 @@ heuristic's (document 002) with the weights its tuning found; on top of it:
   this game: the deadwood of its knocks and the knockable hands it kept (seen at the
   end of a hand). A player that waits for gin is soon modelled as one, a player that
   knocks at once as Simple; no threshold is fixed for one opponent.
+- **The worlds' deadwood learned from the opponent** (``tilt_learning``). The estimator draws
+  hands card by card, with fewer melds than players keep; after each searched knock the champion
+  compares the worlds' mean opponent deadwood with what the opponent showed, and while the filter
+  is not trusted it resamples the worlds toward lower deadwood by the shrunk mean of those gaps.
 - **Learning from its own knocks** (``knock_learning``). The worlds come from an
   estimator fitted on other players, so against an opponent that keeps low hands
   they overrate knocking; each searched knock's predicted points are compared with
