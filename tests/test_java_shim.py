@@ -85,6 +85,18 @@ def test_a_bridge_that_cannot_start_fails_the_constructor_loudly(classes):
     assert res.returncode == 3 and "CONSTRUCTION FAILED" in res.stdout and "could not start" in res.stdout
 
 
+def test_a_bridge_that_loads_slowly_starts_within_the_startup_wait_and_fails_past_it(classes):
+    # A first start may compile the bot's kernels (22 s for the champion on a loaded two-core machine):
+    # the constructor waits ginbots.startup seconds (default 120) for the hello, and says so when it gives up.
+    command = [sys.executable, str(JAVA / "test" / "bad_bridge.py"), "slow-start"]
+    res = drive(classes, 1, command, "-Dginbots.startup=0.5")
+    assert res.returncode == 3 and "CONSTRUCTION FAILED" in res.stdout
+    assert "did not answer hello within 0.5 s" in res.stdout
+    res = drive(classes, 1, command, "-Dginbots.startup=10")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "bridge ready: bot bad-slow-start" in res.stderr
+
+
 def test_a_timed_out_decision_restarts_the_bridge_so_the_next_starts_on_time(classes):
     res = drive(classes, 1, [sys.executable, str(JAVA / "test" / "bad_bridge.py"), "slow-once"],
                 "-Dginbots.decision_timeout=0.5")

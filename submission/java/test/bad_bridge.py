@@ -1,7 +1,8 @@
 """A deliberately broken bridge for the shim's tests: `illegal` answers every decision with
 something the rules forbid; `dies` exits after the hello; `slow` never answers a discard; `slow-once` sleeps through the first discard of its first process
 only (a marker file in the temp folder tells a restarted process it has slept); `slow-once-logged` does
-the same, takes a second to start when restarted, and prints each decision's time_left to stderr."""
+the same, takes a second to start when restarted, and prints each decision's time_left to stderr;
+`slow-start` takes 2 s to load before it reads its hello (as a bot that compiles its kernels does)."""
 
 import json
 import os
@@ -14,6 +15,8 @@ marker = os.path.join(tempfile.gettempdir(), f"bad_bridge_slept_{os.getppid()}")
 restarted = os.path.exists(marker)
 if mode == "slow-once-logged" and restarted:
     time.sleep(1.0)  # a restarted bot's start-up (imports, models) is the bot's time too
+if mode == "slow-start":
+    time.sleep(2.0)
 for line in sys.stdin:
     msg = json.loads(line)
     reply = None

@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * unpacked archive), else {@code python3 -m ginbots.connect.bridge simple}; {@code ginbots.directory} or
  * {@code GINBOTS_DIRECTORY} overrides where it starts. The file makes each packaged
  * entry start its own bot from its own folder, so several entries share one JVM started anywhere.
- * A bridge that cannot start fails the constructor (loudly, before any game); one that dies later
+ * A bridge that cannot start fails the constructor (loudly, before any game; it has {@code ginbots.startup}
+ * seconds, default 120, to load the bot and answer hello, since a first start may compile); one that dies later
  * is replaced by the built-in policy, and every game it affects says so on stderr. A decision that
  * times out is abandoned in the bot too: the process is restarted and the hand so far replayed to
  * it, so the next decision starts on time. A game that ends without its scores (a forfeit) is
@@ -51,6 +52,12 @@ public class GinbotsPlayer implements GinRummyPlayer {
      */
     private static final long REPLAY_WAIT_NANOS = 5_000_000_000L;
     /**
+     * How long a restarted bridge has to answer hello. Its first start wrote the bot's compiled
+     * kernels to their cache, so a restart loads them (about a second); the first start may have to
+     * compile them, which took 22 s on a loaded two-core machine, and waits {@code ginbots.startup}.
+     */
+    private static final long RESTART_HELLO_NANOS = 30_000_000_000L;
+    /**
      * The process's own stderr, where the bridge's messages go too: a runner may point System.err
      * elsewhere while a player runs (vermouth sends it to the game's stream, and closes that after
      * the first game unless verbose), and a fallback must never go unreported.
@@ -61,6 +68,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private final java.io.File directory;
     private final double budgetSeconds;
     private final long decisionTimeoutNanos;
+    private final long startupNanos;
     private Process process;
     private BufferedWriter toBridge;
     private BlockingQueue<String> replies = new LinkedBlockingQueue<>();
@@ -97,7 +105,8 @@ public class GinbotsPlayer implements GinRummyPlayer {
         this.budgetSeconds = Double.parseDouble(System.getProperty("ginbots.budget", "30"));
         this.decisionTimeoutNanos = (long) (Double.parseDouble(System.getProperty("ginbots.decision_timeout", "10"))
                 * 1e9);
-        start();
+        this.startupNanos = (long) (Double.parseDouble(System.getProperty("ginbots.startup", "120")) * 1e9);
+        start(startupNanos);
         if (dead) {
             throw new IllegalStateException("ginbots shim: the bridge " + command + " could not start: " + deathReason);
         }
@@ -113,7 +122,8 @@ public class GinbotsPlayer implements GinRummyPlayer {
         return !dead;
     }
 
-    private void start() {
+    /** Starts the bridge and waits up to {@code helloWaitNanos} for its hello (it loads the bot first). */
+    private void start(long helloWaitNanos) {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
             if (directory != null) {
@@ -143,9 +153,10 @@ public class GinbotsPlayer implements GinRummyPlayer {
         reader.start();
         long id = nextId++;
         writeLine("{\"type\":\"hello\",\"protocol\":1,\"id\":" + id + "}");
-        Map<String, Object> hello = awaitReply(id, 30_000_000_000L);
+        Map<String, Object> hello = awaitReply(id, helloWaitNanos);
         if (hello == null || !"hello".equals(hello.get("type"))) {
-            die("the bridge did not answer hello" + (hello != null ? ": " + hello.get("message") : ""));
+            die("the bridge did not answer hello" + (hello != null ? ": " + hello.get("message")
+                    : " within " + helloWaitNanos / 1e9 + " s (ginbots.startup sets the first start's wait)"));
         } else {
             WARNINGS.println("ginbots shim: bridge ready: bot " + hello.get("bot")
                     + (directory != null ? " in " + directory : ""));
@@ -175,7 +186,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
         if (process != null) {
             process.destroyForcibly();
         }
-        start();
+        start(RESTART_HELLO_NANOS);
         if (dead) {
             usedSeconds += (System.nanoTime() - began) / 1e9;
             return;
