@@ -21,16 +21,9 @@ from ginbots.players.registry import parse_spec
 
 
 def signed_points(report) -> list[float]:
-    """Per deal: the mean over its two seatings of A's signed points."""
-    values = []
-    for game in report.games:
-        points = 0
-        for hand in game["hands"]:
-            if hand["winner"] == "A":
-                points += hand["points"]
-            elif hand["winner"] == "B":
-                points -= hand["points"]
-        values.append(points)
+    """Per deal: the mean over its two seatings of A's signed points (each single hand's margin, as
+    the match report records it)."""
+    values = report.per_game()["game_margins"]
     return [(values[i] + values[i + 1]) / 2 for i in range(0, len(values) - 1, 2)]
 
 

@@ -263,7 +263,7 @@ class MatchReport:
     spec_a: PlayerSpec
     spec_b: PlayerSpec
     config: MatchConfig
-    games: list[dict[str, Any]]
+    games: list[dict[str, Any]]  # in the order of their index (run_match sorts them)
     latency: dict[str, LatencyHistogram]
     elapsed_s: float
     interrupted: bool = False
@@ -340,15 +340,14 @@ class MatchReport:
         duplicate) can be compared game for game: ``game_winners``, one letter a game (A, B, or - where
         none won), and ``game_margins``, A's final score minus B's (in a single-hand match, A's points
         of the hand won or, negative, lost)."""
-        ordered = sorted(self.games, key=lambda g: g["index"])
         margins = []
-        for g in ordered:
+        for g in self.games:
             if self.config.single_hand:
                 margins.append(sum(h["points"] * (1 if h["winner"] == "A" else -1)
                                    for h in g["hands"] if h["winner"] in ("A", "B")))
             else:
                 margins.append(g["scores"]["A"] - g["scores"]["B"])
-        winners = "".join(g["winner"] or "-" for g in ordered)
+        winners = "".join(g["winner"] or "-" for g in self.games)
         return {"game_winners": winners, "game_margins": margins}
 
     def to_text(self) -> str:

@@ -68,7 +68,6 @@ public class GinbotsPlayer implements GinRummyPlayer {
     private final java.io.File directory;
     private final double budgetSeconds;
     private final long decisionTimeoutNanos;
-    private final long startupNanos;
     private Process process;
     private BufferedWriter toBridge;
     private BlockingQueue<String> replies = new LinkedBlockingQueue<>();
@@ -105,8 +104,7 @@ public class GinbotsPlayer implements GinRummyPlayer {
         this.budgetSeconds = Double.parseDouble(System.getProperty("ginbots.budget", "30"));
         this.decisionTimeoutNanos = (long) (Double.parseDouble(System.getProperty("ginbots.decision_timeout", "10"))
                 * 1e9);
-        this.startupNanos = (long) (Double.parseDouble(System.getProperty("ginbots.startup", "120")) * 1e9);
-        start(startupNanos);
+        start((long) (Double.parseDouble(System.getProperty("ginbots.startup", "120")) * 1e9));
         if (dead) {
             throw new IllegalStateException("ginbots shim: the bridge " + command + " could not start: " + deathReason);
         }
