@@ -407,6 +407,26 @@ def test_tilt_learning_lowers_the_worlds_deadwood_by_the_gaps_the_opponent_showe
     assert abs(mean(map(dw, worlds([-5.0] * 8))) - plain) < 3  # worlds that were too low are not raised
 
 
+def test_gain_learning_lowers_the_heuristics_sampled_hands_by_the_same_learned_drop():
+    """gain_learning: the heuristic's own sampled opponent hands fall by the drop tilt_learning learned;
+    without it (or with no gap known yet) they are the estimator's plain draws."""
+    from statistics import mean
+
+    from ginbots.game.melds import min_deadwood as dw
+
+    def sampled(gaps: list[float], gain_learning: bool) -> list[int]:
+        bot = ChampionPlayer(seed=3, tilt_learning=2.0, gain_learning=gain_learning, samples=200,
+                             opponent_filter=False)
+        bot.new_game(3)
+        bot.world_gaps = list(gaps)
+        bot.start_hand(0, 0, mask_of([0, 13, 26, 1, 14, 27, 40, 5, 18, 31]))
+        return [int(h) for h in bot.sampled_opponents()]
+
+    plain = sampled([12.0] * 8, False)
+    assert sampled([], True) == sampled([], False)  # nothing learned: the same draws
+    assert mean(map(dw, sampled([12.0] * 8, True))) < mean(map(dw, plain)) - 6
+
+
 def test_tilt_learning_records_the_gap_after_its_searched_knocks():
     bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False)
     for g in range(3):

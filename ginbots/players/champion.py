@@ -196,8 +196,10 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
     def sampled_opponents(self, holds: np.ndarray | None = None) -> np.ndarray:
         if not self.trusts_filter():
             tilt = self.params["gain_tilt"]
-            if tilt > 0:
-                return np.array(self._tilted_hands(self.params["samples"], tilt, holds), dtype=np.uint64)
+            learned = self.learned_drop() if self.params["gain_learning"] else 0.0
+            if tilt > 0 or learned > 0:
+                hands = self._tilted_hands(self.params["samples"], tilt, holds, learned=learned)
+                return np.array(hands, dtype=np.uint64)
             return super().sampled_opponents(holds)
         return np.array(self.filter_sample(self.params["samples"]), dtype=np.uint64)
 

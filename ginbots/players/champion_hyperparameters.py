@@ -152,6 +152,10 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                        "level against simple and simple:knock_at=0; against the public entry java-tonic level: "
                        "-1.5 +- 2.2 points paired on 600 fresh deals, 53.8% of 1,800 games on three seeds where "
                        "0 won 52.3% of 2,200)"),
+    Hyperparameter("gain_learning", bool, False,
+                   doc="with tilt_learning: the heuristic's own sampled opponent hands (its opponent-gain and "
+                       "close-opponent tests) resampled by the same learned drop as the search's worlds while the "
+                       "filter is not trusted; off: drawn from the estimator as they are"),
     Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                    doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                        "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),

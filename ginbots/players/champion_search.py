@@ -43,23 +43,32 @@ class WorldSearch:
         if self.trusts_filter():
             hands = self.filter_sample(count)
         elif tilt > 0 or self.params["tilt_learning"] > 0:
-            hands = self._tilted_hands(count, tilt)
+            hands = self._tilted_hands(count, tilt, learned=self.learned_drop(), search=True)
         else:
             hands = self.estimator().sample_masks(k, count, self._numpy_rng()).tolist()
         return worlds_for(hands, k.unknown, k.stock_size, self.rng, self.playout_code())
 
-    def _tilted_hands(self, count: int, tilt: float, holds: np.ndarray | None = None) -> list[int]:
+    def learned_drop(self) -> float:
+        """How far below the estimator's the worlds' mean opponent deadwood should be: the mean gap
+        seen at our searched knocks, shrunk by ``tilt_learning`` (0 while off or none is known)."""
+        return shrunk_mean(self.world_gaps, self.params["tilt_learning"])
+
+    def _tilted_hands(self, count: int, tilt: float, holds: np.ndarray | None = None, *,
+                      learned: float = 0.0, search: bool = False) -> list[int]:
         """``count`` opponent hands drawn ``tilt_pool`` times over from the estimator and resampled with
-        weight exp(-tilt x deadwood). The estimator's hands are drawn card by card from its chances, so
+        weight exp(-tilt x deadwood), or harder where that lowers their mean deadwood by less than
+        ``learned``. The estimator's hands are drawn card by card from its chances, so
         they hold fewer melds than a player keeps: their mean deadwood at our searched knocks was 39.4
         where Simple held 31.2 (the knock's value was overrated accordingly; experiments/champion-tilt).
-        ``holds``: this seat's estimate, when the caller already has it."""
+        ``holds``: this seat's estimate, when the caller already has it; ``search``: these are the
+        search's worlds (their mean deadwood is kept for the next gap)."""
         rng = self._numpy_rng()
         pool = self.estimator().sample_masks(self.knowledge, count * self.params["tilt_pool"], rng, holds)
         deadwood, _ = deadwood_and_melded_batch(pool.astype(np.uint64))
-        if holds is None and self.params["tilt_learning"] > 0:  # the search's worlds, not the heuristic's
+        if search and self.params["tilt_learning"] > 0:
             self.world_mean = float(deadwood.mean())
-            tilt = max(tilt, tilt_for_drop(deadwood, shrunk_mean(self.world_gaps, self.params["tilt_learning"])))
+        if learned > 0:
+            tilt = max(tilt, tilt_for_drop(deadwood, learned))
         weights = np.exp(-tilt * (deadwood - deadwood.min()))
         # Systematic resampling: each hand kept about count x its weight share times, with one draw.
         edges = np.cumsum(weights / weights.sum())
