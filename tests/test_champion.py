@@ -407,6 +407,19 @@ def test_tilt_learning_lowers_the_worlds_deadwood_by_the_gaps_the_opponent_showe
     assert abs(mean(map(dw, worlds([-5.0] * 8))) - plain) < 3  # worlds that were too low are not raised
 
 
+def test_gin_gaps_learns_a_gap_at_our_gins_as_well_as_at_our_searched_knocks():
+    def gaps(gin_gaps: bool) -> list[float]:
+        bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False, gin_gaps=gin_gaps)
+        for g in range(3):
+            other = SimplePlayer(seed=g)
+            play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
+        return bot.world_gaps
+
+    knocks_only, with_gins = gaps(False), gaps(True)
+    assert len(with_gins) > len(knocks_only)
+    assert with_gins[:3] == knocks_only[:3]  # the same games until its first gin, after three searched knocks
+
+
 def test_gain_learning_lowers_the_heuristics_sampled_hands_by_the_same_learned_drop():
     """gain_learning: the heuristic's own sampled opponent hands fall by the drop tilt_learning learned;
     without it (or with no gap known yet) they are the estimator's plain draws."""

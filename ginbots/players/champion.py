@@ -441,6 +441,8 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         if deadwood > MAX_DEADWOOD:
             return None
         if deadwood == 0:
+            if self.params["gin_gaps"] and self.params["tilt_learning"] > 0:
+                self._note_gin_gap()
             return best_meld_set(hand)
         if not self._searching():  # out of budget: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
@@ -454,6 +456,14 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         self.pending_knock = points
         self.pending_gap = self.world_mean
         return melds
+
+    def _note_gin_gap(self) -> None:
+        """Keep this turn's worlds' mean opponent deadwood at our gin, as at a searched knock, so the
+        hand the opponent reveals teaches tilt learning too (about as many gins as knocks against a
+        player that keeps its hand low); nothing while the filter's hands are trusted."""
+        if not self.worlds:
+            self.worlds = self.sampled_worlds()
+        self.pending_gap = self.world_mean
 
     def _knock_values(self, hand: int) -> tuple[float, float, Melds, float]:
         """Mean values (points, or equity with ``score_aware``) of knocking now and of playing on over

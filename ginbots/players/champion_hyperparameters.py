@@ -152,6 +152,9 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                        "level against simple and simple:knock_at=0; against the public entry java-tonic level: "
                        "-1.5 +- 2.2 points paired on 600 fresh deals, 53.8% of 1,800 games on three seeds where "
                        "0 won 52.3% of 2,200)"),
+    Hyperparameter("gin_gaps", bool, False,
+                   doc="with tilt_learning: learn a gap at our gins too (the worlds sampled there though gin is "
+                       "not searched), not only at our searched knocks; off: knocks only"),
     Hyperparameter("gain_learning", bool, False,
                    doc="with tilt_learning: the heuristic's own sampled opponent hands (its opponent-gain and "
                        "close-opponent tests) resampled by the same learned drop as the search's worlds while the "
