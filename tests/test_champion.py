@@ -388,6 +388,24 @@ def test_tilt_for_drop_lowers_the_weighted_mean_by_the_drop_asked():
     assert tilt_for_drop(deadwood, 0.0) == 0.0 and tilt_for_drop(deadwood, 100.0) == 1.0
 
 
+def _learned_bot(gaps: list[float], **params) -> ChampionPlayer:
+    """A champion (tilt_learning=2, filter off) at the start of a hand, with these gaps already learned."""
+    bot = ChampionPlayer(seed=3, tilt_learning=2.0, opponent_filter=False, **params)
+    bot.new_game(3)
+    bot.world_gaps = list(gaps)
+    bot.start_hand(0, 0, mask_of([0, 13, 26, 1, 14, 27, 40, 5, 18, 31]))
+    return bot
+
+
+def _gaps_after_three_games(**params) -> list[float]:
+    """The gaps a champion (tilt_learning=2, filter off) learns in three games against Simple."""
+    bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False, **params)
+    for g in range(3):
+        other = SimplePlayer(seed=g)
+        play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
+    return bot.world_gaps
+
+
 def test_tilt_learning_lowers_the_worlds_deadwood_by_the_gaps_the_opponent_showed():
     """tilt_learning: the gaps between the worlds' and the revealed deadwood after our searched knocks,
     shrunk, set how far the next worlds' mean deadwood falls; none learned, the worlds are the plain ones."""
@@ -396,11 +414,7 @@ def test_tilt_learning_lowers_the_worlds_deadwood_by_the_gaps_the_opponent_showe
     from ginbots.game.melds import min_deadwood as dw
 
     def worlds(gaps: list[float]) -> list[int]:
-        bot = ChampionPlayer(seed=3, tilt_learning=2.0, worlds=200, opponent_filter=False)
-        bot.new_game(3)
-        bot.world_gaps = list(gaps)
-        bot.start_hand(0, 0, mask_of([0, 13, 26, 1, 14, 27, 40, 5, 18, 31]))
-        return [w[0] for w in bot.sampled_worlds()]
+        return [w[0] for w in _learned_bot(gaps, worlds=200).sampled_worlds()]
 
     plain = mean(map(dw, worlds([])))
     assert mean(map(dw, worlds([12.0] * 8))) < plain - 6  # 12 x 8 / (8 + 2) = 9.6 points asked
@@ -408,14 +422,7 @@ def test_tilt_learning_lowers_the_worlds_deadwood_by_the_gaps_the_opponent_showe
 
 
 def test_gin_gaps_learns_a_gap_at_our_gins_as_well_as_at_our_searched_knocks():
-    def gaps(gin_gaps: bool) -> list[float]:
-        bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False, gin_gaps=gin_gaps)
-        for g in range(3):
-            other = SimplePlayer(seed=g)
-            play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
-        return bot.world_gaps
-
-    knocks_only, with_gins = gaps(False), gaps(True)
+    knocks_only, with_gins = _gaps_after_three_games(gin_gaps=False), _gaps_after_three_games(gin_gaps=True)
     assert len(with_gins) > len(knocks_only)
     assert with_gins[:3] == knocks_only[:3]  # the same games until its first gin, after three searched knocks
 
@@ -428,11 +435,7 @@ def test_gain_learning_lowers_the_heuristics_sampled_hands_by_the_same_learned_d
     from ginbots.game.melds import min_deadwood as dw
 
     def sampled(gaps: list[float], gain_learning: bool) -> list[int]:
-        bot = ChampionPlayer(seed=3, tilt_learning=2.0, gain_learning=gain_learning, samples=200,
-                             opponent_filter=False)
-        bot.new_game(3)
-        bot.world_gaps = list(gaps)
-        bot.start_hand(0, 0, mask_of([0, 13, 26, 1, 14, 27, 40, 5, 18, 31]))
+        bot = _learned_bot(gaps, gain_learning=gain_learning, samples=200)
         return [int(h) for h in bot.sampled_opponents()]
 
     plain = sampled([12.0] * 8, False)
@@ -441,8 +444,5 @@ def test_gain_learning_lowers_the_heuristics_sampled_hands_by_the_same_learned_d
 
 
 def test_tilt_learning_records_the_gap_after_its_searched_knocks():
-    bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False)
-    for g in range(3):
-        other = SimplePlayer(seed=g)
-        play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
-    assert bot.world_gaps and all(-100 < gap < 100 for gap in bot.world_gaps)  # deadwood minus deadwood
+    gaps = _gaps_after_three_games()
+    assert gaps and all(-100 < gap < 100 for gap in gaps)  # deadwood minus deadwood
