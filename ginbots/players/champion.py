@@ -470,7 +470,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         this decision's worlds, the meld set to knock with (the one leaving the sampled opponents
         fewest layoffs) and the mean points of knocking now."""
         if not self.worlds:
-            self.worlds = self.sampled_worlds()
+            self.worlds = self.sampled_worlds(self.params["knock_worlds"])
         worlds = self.worlds
         melds = knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
         top = self.knowledge.pile[-1]

@@ -164,6 +164,8 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
     Hyperparameter("worlds", int, 96, 2, 1000, tunable=False,
                    doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                        "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
+    Hyperparameter("knock_worlds", int, 0, 0, 1000, tunable=False,
+                   doc="worlds per searched knock decision; 0: `worlds`, as for draws"),
     Hyperparameter("discard_candidates", int, 3, 2, 11, tunable=False,
                    doc="the heuristic's best discards played out"),
     Hyperparameter("first_round", int, 16, 1, 1000, tunable=False,

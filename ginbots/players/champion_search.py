@@ -35,10 +35,11 @@ class WorldSearch:
     ``params``, ``knowledge``, ``rng``, ``estimator()``, ``trusts_filter()``, ``filter_sample()`` and
     ``opponent_knock_at()`` and ``world_gaps``; keeps ``playouts``, ``thought``, ``clock_stops`` and ``world_mean``."""
 
-    def sampled_worlds(self) -> list[World]:
-        """Opponent hands from the estimator and, for each, a stock order of the remaining cards."""
+    def sampled_worlds(self, count: int = 0) -> list[World]:
+        """``count`` (else ``worlds``) opponent hands from the estimator and, for each, a stock order of
+        the remaining cards."""
         k = self.knowledge
-        count, tilt = self.params["worlds"], self.params["world_tilt"]
+        count, tilt = count or self.params["worlds"], self.params["world_tilt"]
         self.world_mean = None
         if self.trusts_filter():
             hands = self.filter_sample(count)
