@@ -446,3 +446,32 @@ def test_gain_learning_lowers_the_heuristics_sampled_hands_by_the_same_learned_d
 def test_tilt_learning_records_the_gap_after_its_searched_knocks():
     gaps = _gaps_after_three_games()
     assert gaps and all(-100 < gap < 100 for gap in gaps)  # deadwood minus deadwood
+
+
+def test_knock_worlds_sets_the_knock_decisions_worlds_apart_from_the_draws():
+    """knock_worlds: the searched knocks sample that many worlds, the draws keep `worlds`; 0 is `worlds` for both."""
+
+    class Counting(ChampionPlayer):
+        def sampled_worlds(self, count: int = 0):
+            worlds = super().sampled_worlds(count)
+            self.sizes.setdefault(self.decision, set()).add(len(worlds))
+            return worlds
+
+        def _knock_values(self, hand: int):
+            self.decision = "knock"
+            return super()._knock_values(hand)
+
+        def _search_draw(self, *args):
+            self.decision = "draw"
+            return super()._search_draw(*args)
+
+    def sizes(**params) -> dict[str, set[int]]:
+        bot = Counting(seed=2, worlds=8, opponent_filter=False, **params)
+        bot.sizes = {}
+        for g in range(2):
+            other = SimplePlayer(seed=g)
+            play_game((bot, other) if g % 2 == 0 else (other, bot), seed=60 + g)
+        return bot.sizes
+
+    assert sizes(knock_worlds=24) == {"knock": {24}, "draw": {8}}
+    assert sizes() == {"knock": {8}, "draw": {8}}
