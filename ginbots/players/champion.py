@@ -326,6 +326,17 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         return (shrunk_mean(self.knock_errors, self.params["knock_learning"])
                 - shrunk_mean(self.play_on_errors, self.params["play_on_learning"]))
 
+    def knock_margin(self) -> float:
+        """Points by which knocking now must beat playing on: ``knock_margin``, plus ``early_knocker_margin``
+        once the opponent has shown a knock threshold of ``early_knocker_at`` or more (against players that
+        knock early, the searched knocks just above the line paid less than the play-ons just below it;
+        experiments/champion-knock-margin)."""
+        margin = self.params["knock_margin"]
+        extra = self.params["early_knocker_margin"]
+        if extra and (self.opp_knocks or self.opp_declines) and self.opponent_knock_at() >= self.params["early_knocker_at"]:
+            margin += extra
+        return margin
+
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
         if not self.opp_knocks and not self.opp_declines:
@@ -449,7 +460,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         knock_now, play_on, melds, points = self._timed(lambda: self._knock_values(hand))
         if self.params["knock_leaf"] == "learned":
             play_on = self._timed(lambda: play_on_value(self.knowledge, self.opponent_view()[0]))
-        if knock_now - self.knock_correction() - self.params["knock_margin"] <= play_on:
+        if knock_now - self.knock_correction() - self.knock_margin() <= play_on:
             if self.utility is None:  # errors are learned in points (not with score_aware's equity)
                 self.hand_play_ons.append(play_on)
             return None

@@ -38,6 +38,12 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                    doc="our knock threshold inside playouts: how we play on after declining to knock"),
     Hyperparameter("knock_margin", float, 0.0, -10.0, 10.0,
                    doc="knock only when knocking now beats playing on by more than this many points"),
+    Hyperparameter("early_knocker_margin", float, 0.0, 0.0, 20.0,
+                   doc="points added to knock_margin once the opponent has shown a knock threshold of "
+                       "early_knocker_at or more (its knocks and the knockable hands it kept; a gin-waiting "
+                       "opponent never gets it); 0: off"),
+    Hyperparameter("early_knocker_at", int, 5, 1, 10, tunable=False,
+                   doc="with early_knocker_margin: the inferred opponent knock threshold from which it applies"),
     Hyperparameter("knock_learning", float, 2.0, 0.0, 20.0,
                    doc="learn from this game's own knocks: knocking now is marked down by the mean of "
                        "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
