@@ -475,3 +475,16 @@ def test_knock_worlds_sets_the_knock_decisions_worlds_apart_from_the_draws():
 
     assert sizes(knock_worlds=24) == {"knock": {24}, "draw": {8}}
     assert sizes() == {"knock": {8}, "draw": {8}}
+
+
+def test_early_knocker_margin_applies_only_once_the_opponent_has_shown_an_early_threshold():
+    bot = ChampionPlayer(seed=0, early_knocker_margin=6.0, knock_margin=1.0, memory_hands=0)
+    bot.new_game(0)
+    assert bot.knock_margin() == 1.0                 # nothing shown yet: the prior alone does not set it
+    bot.opp_knocks = [9]                              # it knocked with 9 points of deadwood
+    assert bot.opponent_knock_at() == 10 and bot.knock_margin() == 7.0
+    bot.opp_knocks, bot.opp_declines = [0], [1]       # gin, and a hand of 1 kept: a gin-waiter
+    assert bot.opponent_knock_at() == 0 and bot.knock_margin() == 1.0
+    bot.opp_knocks, bot.opp_declines = [3, 4], [6]    # knocks at 4, keeps 6: a threshold of 5
+    assert bot.opponent_knock_at() == 5 and bot.knock_margin() == 7.0
+    assert ChampionPlayer(seed=0, knock_margin=1.0).knock_margin() == 1.0  # off by default
