@@ -41,7 +41,9 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
     Hyperparameter("early_knocker_margin", float, 0.0, 0.0, 20.0,
                    doc="points added to knock_margin once the opponent has shown a knock threshold of "
                        "early_knocker_at or more (its knocks and the knockable hands it kept; a gin-waiting "
-                       "opponent never gets it); 0: off"),
+                       "opponent never gets it); 0: off (measured at 6 on the target deals: +0.2 +- 0.2 points "
+                       "by chunk against simple, -0.3 +- 0.7 against heuristic:tuned; -0.6 +- 0.7 against the outside "
+                       "defender and early knocker)"),
     Hyperparameter("early_knocker_at", int, 5, 1, 10, tunable=False,
                    doc="with early_knocker_margin: the inferred opponent knock threshold from which it applies"),
     Hyperparameter("knock_learning", float, 2.0, 0.0, 20.0,
@@ -171,7 +173,8 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                    doc="sampled worlds (an opponent hand and a stock order) per searched decision (96: +1.9 "
                        "points a hand over 48 against simple, paired; more keeps gaining at more thinking)"),
     Hyperparameter("knock_worlds", int, 0, 0, 1000, tunable=False,
-                   doc="worlds per searched knock decision; 0: `worlds`, as for draws"),
+                   doc="worlds per searched knock decision; 0: `worlds`, as for draws (measured: 192 at the knocks "
+                       "+0.0 +- 0.4 points by chunk against simple, 192 at the draws only +0.3 +- 0.4)"),
     Hyperparameter("discard_candidates", int, 3, 2, 11, tunable=False,
                    doc="the heuristic's best discards played out"),
     Hyperparameter("first_round", int, 16, 1, 1000, tunable=False,
