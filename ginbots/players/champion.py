@@ -331,11 +331,10 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         once the opponent has shown a knock threshold of ``early_knocker_at`` or more (against players that
         knock early, the searched knocks just above the line paid less than the play-ons just below it;
         experiments/champion-knock-margin)."""
-        margin = self.params["knock_margin"]
-        extra = self.params["early_knocker_margin"]
-        if extra and (self.opp_knocks or self.opp_declines) and self.opponent_knock_at() >= self.params["early_knocker_at"]:
-            margin += extra
-        return margin
+        margin, extra = self.params["knock_margin"], self.params["early_knocker_margin"]
+        if not extra or not (self.opp_knocks or self.opp_declines):  # the prior alone never sets it
+            return margin
+        return margin + extra if self.opponent_knock_at() >= self.params["early_knocker_at"] else margin
 
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
