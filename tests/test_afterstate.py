@@ -173,3 +173,24 @@ def test_the_draw_term_values_the_positions_each_draw_leaves():
         stock = [best(k.hand | 1 << s, -1, pile, k.stock_size - 1) for s in stock_cards]
         expected = take - float(np.dot(stock, in_stock) / in_stock.sum())
         assert draw_values(k, card, stock_cards, in_stock, holds) == pytest.approx(expected, abs=1e-4)
+
+
+def test_record_games_hands_the_afterstate_weight_to_both_recording_champions(monkeypatch):
+    """--afterstate-weight records a later generation: every recording champion (both seats of self-play) plays
+    with that weight; the default records the first generation (0), as the shipped network's data was."""
+    import ginbots.training.afterstate_data as recorder
+
+    weights: list[float] = []
+
+    class Noting(ExploringChampion):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            weights.append(self.params["afterstate_weight"])
+
+    monkeypatch.setattr(recorder, "ExploringChampion", Noting)
+    monkeypatch.setattr(recorder, "play_game", lambda players, seed: None)  # the seats, not the games
+    recorder.record_games([1, 2], explore=0.0, opponents=("champion", "simple"), afterstate_weight=1.0)
+    assert weights == [1.0, 1.0, 1.0]  # self-play (two recorders), then one against Simple
+    weights.clear()
+    recorder.record_games([1], explore=0.0, opponents=("champion",))
+    assert weights == [0.0, 0.0]

@@ -88,15 +88,17 @@ class ExploringChampion(ChampionPlayer):
 
 
 def record_games(seeds: list[int], explore: float, opponents: tuple[str, ...] = OPPONENT_POOL,
-                 first_game: int = 0) -> dict[str, np.ndarray]:
+                 first_game: int = 0, afterstate_weight: float = 0.0) -> dict[str, np.ndarray]:
     """Play one game per seed, game ``first_game + i`` against ``opponents[(first_game + i) % len]``,
-    the champion seated by the game's parity; every recorded row, as arrays."""
+    the champion seated by the game's parity; every recorded row, as arrays. ``afterstate_weight``: the
+    recording champions' (0: the first generation, which learned from no network)."""
     rows: list[dict] = []
     for i, seed in enumerate(seeds):
         g = first_game + i
         opponent = opponents[g % len(opponents)]
-        ours = ExploringChampion(seed=derive_seed(seed, 0), explore=explore)
-        theirs = (ExploringChampion(seed=derive_seed(seed, 1), explore=explore) if opponent == "champion"
+        ours = ExploringChampion(seed=derive_seed(seed, 0), explore=explore, afterstate_weight=afterstate_weight)
+        theirs = (ExploringChampion(seed=derive_seed(seed, 1), explore=explore, afterstate_weight=afterstate_weight)
+                  if opponent == "champion"
                   else parse_spec(opponent).make(seed=derive_seed(seed, 1)))
         players = (ours, theirs) if g % 2 == 0 else (theirs, ours)
         play_game(players, seed=seed)
@@ -116,18 +118,19 @@ def _setup() -> None:
     pass
 
 
-def _run(job: tuple[int, int, int, float, str]) -> int:
-    seed, start, size, explore, path = job
-    arrays = record_games([derive_seed(seed, g) for g in range(start, start + size)], explore, first_game=start)
+def _run(job: tuple[int, int, int, float, str, float]) -> int:
+    seed, start, size, explore, path, weight = job
+    arrays = record_games([derive_seed(seed, g) for g in range(start, start + size)], explore, first_game=start,
+                          afterstate_weight=weight)
     save_chunk(path, **arrays)
     return size
 
 
 def generate(out_dir: str | Path, games: int, *, seed: int = 37, explore: float = 0.15, chunk: int = 40,
-             workers: int = 1, progress: bool | None = None) -> list[Path]:
+             workers: int = 1, progress: bool | None = None, afterstate_weight: float = 0.0) -> list[Path]:
     """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``; chunks on disk are kept (resumable)."""
     return generate_chunks(Path(out_dir), games, chunk,
-                           lambda start, size, path: (seed, start, size, explore, path),
+                           lambda start, size, path: (seed, start, size, explore, path, afterstate_weight),
                            setup=_setup, run=_run, unit="games", workers=workers, progress=progress)
 
 
@@ -139,9 +142,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--explore", type=float, default=0.15)
     parser.add_argument("--chunk", type=int, default=40)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--afterstate-weight", type=float, default=0.0,
+                        help="the recording champion's afterstate_weight: 0 records the first generation (the "
+                             "shipped network's data), 1 a second, played with the shipped network's help")
     args = parser.parse_args(argv)
     generate(args.out, args.games, seed=args.seed, explore=args.explore, chunk=args.chunk, workers=args.workers,
-             progress=True)
+             progress=True, afterstate_weight=args.afterstate_weight)
 
 
 if __name__ == "__main__":
