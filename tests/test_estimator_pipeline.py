@@ -25,6 +25,15 @@ def test_generation_resumes_and_is_deterministic(tmp_path: Path) -> None:
     for a, b in zip(first.to_arrays().values(), again.to_arrays().values()):
         np.testing.assert_array_equal(a, b)
 
+    # a folder holds one recording: resuming it with another seed or chunk size is refused, by name
+    for other, said in (({"seed": 4, "chunk": 2}, "seed: 3 on disk, 4 asked"),
+                        ({"seed": 3, "chunk": 3}, "chunk: 2 on disk, 3 asked")):
+        with pytest.raises(ValueError, match=f"recorded with other settings \\({said}\\)"):
+            generate(tmp_path, 6, progress=False, **other)
+    assert len(list(tmp_path.glob("chunk_*.npz"))) == 3  # nothing written by the refused runs
+    generate(tmp_path, 8, chunk=2, seed=3, progress=False)  # the same recording, extended: allowed
+    assert len(load(tmp_path).to_arrays()["episode"]) > len(first.to_arrays()["episode"])
+
 
 class SamplingDiscarder(TrackingSimplePlayer):
     """Simple, but among its minimum-deadwood discards it throws the one fewest sampled opponent hands want."""

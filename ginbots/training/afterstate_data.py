@@ -131,7 +131,8 @@ def generate(out_dir: str | Path, games: int, *, seed: int = 37, explore: float 
     """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``; chunks on disk are kept (resumable)."""
     return generate_chunks(Path(out_dir), games, chunk,
                            lambda start, size, path: (seed, start, size, explore, path, afterstate_weight),
-                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress)
+                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress,
+                           settings={"seed": seed, "explore": explore, "afterstate_weight": afterstate_weight})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -146,8 +147,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="the recording champion's afterstate_weight: 0 records the first generation (the "
                              "shipped network's data), 1 a second, played with the shipped network's help")
     args = parser.parse_args(argv)
-    generate(args.out, args.games, seed=args.seed, explore=args.explore, chunk=args.chunk, workers=args.workers,
-             progress=True, afterstate_weight=args.afterstate_weight)
+    try:
+        generate(args.out, args.games, seed=args.seed, explore=args.explore, chunk=args.chunk, workers=args.workers,
+                 progress=True, afterstate_weight=args.afterstate_weight)
+    except ValueError as exc:  # a folder recorded with other settings
+        parser.error(str(exc))
 
 
 if __name__ == "__main__":

@@ -161,7 +161,7 @@ def generate(out_dir: str | Path, games: int, *, players: tuple[str, str] = ("si
     return generate_chunks(Path(out_dir), games, chunk,
                            lambda start, size, path: (players[0], players[1], seed, start, size, path),
                            setup=_setup, run=_run, unit="games", workers=workers, progress=progress,
-                           cluster=cluster)
+                           cluster=cluster, settings={"players": list(players), "seed": seed})
 
 
 def chunk_folders(folder: str | Path) -> list[Path]:

@@ -154,7 +154,8 @@ def generate(out_dir: str | Path, dataset: str, deals: int, *, seed: int = 1, ch
     return generate_chunks(out, deals, chunk,
                            lambda start, size, path: (dataset, seed, start, size, all_stages, resample, worst, path),
                            setup=_setup, run=_run, unit="deals", workers=workers, progress=progress,
-                           cluster=cluster)
+                           cluster=cluster, settings={"dataset": dataset, "seed": seed, "all_stages": all_stages,
+                                                      "resample": resample, "worst": worst})
 
 
 def dataset_folder(dataset: str, resample: str = "stock", all_stages: bool = False, worst: bool = False) -> str:
