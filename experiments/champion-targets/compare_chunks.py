@@ -5,8 +5,10 @@ hold the same deals wherever their chunk indices agree. This pools, per opponent
 both variants finished and prints each variant's win rate (90% Wilson) and the paired
 difference in wins on those deals.
 
-Usage: python experiments/champion-targets/compare_chunks.py DIR_A PREFIX_A DIR_B PREFIX_B
-  (PREFIX: the file-name prefix before ``__vs__``, e.g. champion_worlds_96)
+Usage: python experiments/champion-targets/compare_chunks.py DIR_A PREFIX_A DIR_B PREFIX_B [DIR_A PREFIX_A DIR_B PREFIX_B ...]
+  (PREFIX: the file-name prefix before ``__vs__``, e.g. champion_worlds_96). More than one group of four pools
+  them: chunks played in different folders (the first chunks in one, fresh ones in another) are compared as one
+  set; a chunk index found twice on one side is refused, since it would count one set of deals twice.
 """
 
 from __future__ import annotations
@@ -35,14 +37,28 @@ def chunk_wins(folder: Path, prefix: str) -> dict[str, dict[int, tuple[int, int]
     return found
 
 
+def pooled_wins(sources: list[tuple[Path, str]]) -> dict[str, dict[int, tuple[int, int]]]:
+    """``chunk_wins`` of several (folder, prefix) sources of one side, merged; a chunk index twice is an error."""
+    pooled: dict[str, dict[int, tuple[int, int]]] = collections.defaultdict(dict)
+    for folder, prefix in sources:
+        for opponent, chunks in chunk_wins(folder, prefix).items():
+            twice = sorted(set(pooled[opponent]) & set(chunks))
+            if twice:
+                raise SystemExit(f"{folder} {prefix}: chunks {twice} against {opponent} are already pooled from "
+                                 f"another folder; each set of deals may count once")
+            pooled[opponent].update(chunks)
+    return pooled
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dir_a", type=Path)
-    parser.add_argument("prefix_a")
-    parser.add_argument("dir_b", type=Path)
-    parser.add_argument("prefix_b")
+    parser.add_argument("groups", nargs="+", metavar="DIR_A PREFIX_A DIR_B PREFIX_B")
     args = parser.parse_args(argv)
-    a, b = chunk_wins(args.dir_a, args.prefix_a), chunk_wins(args.dir_b, args.prefix_b)
+    if len(args.groups) % 4:
+        parser.error("arguments come in groups of four: DIR_A PREFIX_A DIR_B PREFIX_B")
+    groups = [args.groups[i:i + 4] for i in range(0, len(args.groups), 4)]
+    a = pooled_wins([(Path(g[0]), g[1]) for g in groups])
+    b = pooled_wins([(Path(g[2]), g[3]) for g in groups])
     for opponent in sorted(set(a) & set(b)):
         common = sorted(set(a[opponent]) & set(b[opponent]))
         if not common:
