@@ -12,6 +12,7 @@ Generation is chunked and resumable (``python -m ginbots.training.afterstate_dat
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import random
 from pathlib import Path
 
@@ -92,13 +93,13 @@ def record_games(seeds: list[int], explore: float, opponents: tuple[str, ...] = 
     """Play one game per seed, game ``first_game + i`` against ``opponents[(first_game + i) % len]``,
     the champion seated by the game's parity; every recorded row, as arrays. ``afterstate_weight``: the
     recording champions' (0: the first generation, which learned from no network)."""
+    recorder = partial(ExploringChampion, explore=explore, afterstate_weight=afterstate_weight)
     rows: list[dict] = []
     for i, seed in enumerate(seeds):
         g = first_game + i
         opponent = opponents[g % len(opponents)]
-        ours = ExploringChampion(seed=derive_seed(seed, 0), explore=explore, afterstate_weight=afterstate_weight)
-        theirs = (ExploringChampion(seed=derive_seed(seed, 1), explore=explore, afterstate_weight=afterstate_weight)
-                  if opponent == "champion"
+        ours = recorder(seed=derive_seed(seed, 0))
+        theirs = (recorder(seed=derive_seed(seed, 1)) if opponent == "champion"
                   else parse_spec(opponent).make(seed=derive_seed(seed, 1)))
         players = (ours, theirs) if g % 2 == 0 else (theirs, ours)
         play_game(players, seed=seed)
