@@ -56,7 +56,7 @@ def test_the_champion_bench_plays_the_spec_it_is_given_and_refuses_other_bots() 
     lighter = bench_champion(games=1, seed=2, spec="champion:worlds=8,playouts=python")
     default = bench_champion(games=1, seed=2)
     assert lighter["spec"] == "champion:worlds=8,playouts=python"
-    assert lighter["python"]["playouts_per_game"] < default["python"]["playouts_per_game"]  # 8 worlds, not 96
+    assert lighter["python"]["playouts_per_game"] < default["python"]["playouts_per_game"]  # 8 worlds, not 192
     with pytest.raises(ValueError, match="champion spec"):
         bench_champion(games=1, spec="simple")
     assert main(["bench", "champion", "--spec", "keats"]) == 2
