@@ -4,7 +4,7 @@ A figure in a page is a marked span, ``<!-- fig:ID -->74.7% [74.0, 75.4] (10,000
 and ``docs/figures.toml`` says where figure ID comes from:
 
 - ``kind = "winrate"``: the wins and decided games of ``role`` (A or B) pooled over the match
-  results ``files`` (a glob or a list, each a ``ginbots match --json`` file), as a win rate with its
+  results ``files`` (a glob, or a list of paths and globs, each a ``ginbots match --json`` file), as a win rate with its
   90% Wilson interval and the number of games (``show_games = false``: without it, where the page
   gives the games in its own words);
 - ``kind = "record"``: one record with ``wins`` and ``losses`` (and ``games`` or ``hands``) at ``path``
@@ -49,9 +49,12 @@ PAGES = ("README.md", "docs/**/*.md")
 
 
 def _files(spec: dict[str, Any]) -> list[Path]:
+    """A glob's matches, or a list's paths (kept as named, so a missing one is reported) and globs' matches."""
     pattern = spec["files"]
-    names = sorted(glob.glob(str(ROOT / pattern))) if isinstance(pattern, str) else [str(ROOT / p) for p in pattern]
-    return [Path(n) for n in names]
+    if isinstance(pattern, str):
+        return [Path(n) for n in sorted(glob.glob(str(ROOT / pattern)))]
+    return [Path(n) for p in pattern
+            for n in (sorted(glob.glob(str(ROOT / p))) if glob.has_magic(p) else [str(ROOT / p)])]
 
 
 def _search(fig_id: str, spec: dict[str, Any]) -> re.Match[str]:

@@ -150,6 +150,15 @@ def test_the_figure_check_catches_a_figure_typed_by_hand(tmp_path, monkeypatch):
     assert any("no-such-figure is not in docs/figures.toml" in p for p in problems)
 
 
+def test_a_figures_file_list_takes_globs_and_reports_a_missing_path(tmp_path, monkeypatch):
+    figures = _figures()
+    for name in ("a_1.json", "a_2.json", "b.json"):
+        (tmp_path / name).write_text("{}")
+    monkeypatch.setattr(figures, "ROOT", tmp_path)
+    found = figures._files({"files": ["a_*.json", "b.json", "missing.json"]})
+    assert [f.name for f in found] == ["a_1.json", "a_2.json", "b.json", "missing.json"]
+    assert not found[-1].exists()  # named, so the figure's check reports it rather than pooling less
+
 #: What docs/api.md tells users to build: the root and every wing (pdoc follows their submodules).
 API_MODULES = ("ginbots", "ginbots.game", "ginbots.search", "ginbots.estimators", "ginbots.players", "ginbots.connect",
                "ginbots.arena", "ginbots.training", "ginbots.tuning")

@@ -348,3 +348,20 @@ def test_the_bundles_own_bots_keep_the_public_seeds_even_isolated():
     config = MatchConfig(games=2, seed=9)
     same, _ = judged(config, parse_spec("simple").isolated(True), parse_spec("keats").isolated(True))
     assert same.run_key == "" and schedule(same) == schedule(config)
+
+
+def test_an_isolated_bot_gets_a_copy_of_the_compiled_kernels_cache_where_numba_looks(tmp_path):
+    """In the sandbox the package's own kernel cache is read-only, which numba will not use: each bot
+    gets a copy in its scratch folder, at the folder numba's user-given cache locator reads, and a copy
+    (not a link), so nothing a bot writes there reaches the runner's cache."""
+    caching = pytest.importorskip("numba.core.caching")
+    from ginbots.search import playouts
+
+    playouts.warm_up()  # the kernels compiled (or loaded) and cached beside their sources
+    env = sandbox.bot_environment(tmp_path)
+    source = Path(playouts.__file__)
+    folder = Path(env["NUMBA_CACHE_DIR"]) / caching._CacheLocator.get_suitable_cache_subpath(str(source))
+    ours = sorted(f.name for f in (source.parent / "__pycache__").glob("playout_kernels.*.nb[ic]"))
+    assert ours and sorted(f.name for f in folder.glob("playout_kernels.*.nb[ic]")) == ours
+    copied = folder / ours[0]
+    assert copied.stat().st_ino != (source.parent / "__pycache__" / ours[0]).stat().st_ino

@@ -8,7 +8,8 @@ luck that two unpaired win rates carry. Prints each file's win rate (90% Wilson)
 difference in wins (percentage points) and in final margin (points a game), each with its standard
 error over deals.
 
-Usage: python experiments/champion-targets/compare_games.py FILE_A FILE_B
+Usage: python experiments/champion-targets/compare_games.py FILE_A FILE_B [FILE_A FILE_B ...]
+(several pairs, e.g. one per seed: each pair's lines, then the two sides pooled and the difference over every deal)
 """
 
 from __future__ import annotations
@@ -45,29 +46,56 @@ def per_deal(values: list[float], duplicate: bool) -> list[float]:
     return [values[i] + values[i + 1] for i in range(0, len(values) - 1, 2)]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file_a", type=Path)
-    parser.add_argument("file_b", type=Path)
-    args = parser.parse_args(argv)
-    a, b = load(args.file_a), load(args.file_b)
-    problem = same_deals(a, b)
-    if problem:
-        print(f"not the same deals: {problem}", file=sys.stderr)
-        return 2
-    for data in (a, b):
-        wins, decided = data["A"]["wins"], data["A"]["wins"] + data["A"]["losses"]
-        low, high = wilson(wins, decided)
-        print(f"{data['players']['A']:50s} {100 * wins / decided:5.1f}% [{100 * low:.1f}, {100 * high:.1f}] "
-              f"({wins}/{decided})")
+def rate_line(name: str, wins: int, decided: int) -> str:
+    low, high = wilson(wins, decided)
+    return f"{name:50s} {100 * wins / decided:5.1f}% [{100 * low:.1f}, {100 * high:.1f}] ({wins}/{decided})"
+
+
+def deal_differences(a: dict, b: dict) -> tuple[list[float], list[float]]:
+    """A minus B, deal by deal: points of wins (percentage of the deal's games) and final margin a game."""
     won = [[1.0 if w == "A" else 0.0 for w in data["game_winners"]] for data in (a, b)]
     wins_a, wins_b = (per_deal(w, a["duplicate"]) for w in won)
     margins_a, margins_b = (per_deal(d["game_margins"], a["duplicate"]) for d in (a, b))
     games_per_deal = 2 if a["duplicate"] else 1
-    win_diff, win_se = mean_and_se([(x - y) * 100 / games_per_deal for x, y in zip(wins_a, wins_b)])
-    margin_diff, margin_se = mean_and_se([(x - y) / games_per_deal for x, y in zip(margins_a, margins_b)])
-    print(f"A - B, paired over {len(wins_a)} deals: wins {win_diff:+.1f} +- {win_se:.1f} points, "
-          f"final margin {margin_diff:+.1f} +- {margin_se:.1f} points a game")
+    return ([(x - y) * 100 / games_per_deal for x, y in zip(wins_a, wins_b)],
+            [(x - y) / games_per_deal for x, y in zip(margins_a, margins_b)])
+
+
+def difference_line(wins: list[float], margins: list[float]) -> str:
+    win_diff, win_se = mean_and_se(wins)
+    margin_diff, margin_se = mean_and_se(margins)
+    return (f"A - B, paired over {len(wins)} deals: wins {win_diff:+.1f} +- {win_se:.1f} points, "
+            f"final margin {margin_diff:+.1f} +- {margin_se:.1f} points a game")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", type=Path, nargs="+", help="FILE_A FILE_B, and more pairs to pool")
+    args = parser.parse_args(argv)
+    if len(args.files) % 2:
+        parser.error("files come in pairs: FILE_A FILE_B [FILE_A FILE_B ...]")
+    pairs = [(load(args.files[i]), load(args.files[i + 1])) for i in range(0, len(args.files), 2)]
+    totals = [[0, 0], [0, 0]]
+    all_wins, all_margins = [], []
+    for n, (a, b) in enumerate(pairs):
+        problem = same_deals(a, b)
+        if problem:
+            print(f"not the same deals ({args.files[2 * n]}, {args.files[2 * n + 1]}): {problem}", file=sys.stderr)
+            return 2
+        for side, data in enumerate((a, b)):
+            wins, decided = data["A"]["wins"], data["A"]["wins"] + data["A"]["losses"]
+            totals[side][0] += wins
+            totals[side][1] += decided
+            print(rate_line(data["players"]["A"], wins, decided))
+        wins, margins = deal_differences(a, b)
+        all_wins += wins
+        all_margins += margins
+        print(difference_line(wins, margins))
+    if len(pairs) > 1:
+        print(f"pooled over {len(pairs)} pairs:")
+        for side, (a_or_b, label) in enumerate(((pairs[0][0], "A"), (pairs[0][1], "B"))):
+            print(rate_line(f"{label}: {a_or_b['players']['A']}", *totals[side]))
+        print(difference_line(all_wins, all_margins))
     return 0
 
 
