@@ -159,6 +159,7 @@ def test_a_figures_file_list_takes_globs_and_reports_a_missing_path(tmp_path, mo
     assert [f.name for f in found] == ["a_1.json", "a_2.json", "b.json", "missing.json"]
     assert not found[-1].exists()  # named, so the figure's check reports it rather than pooling less
 
+
 #: What docs/api.md tells users to build: the root and every wing (pdoc follows their submodules).
 API_MODULES = ("ginbots", "ginbots.game", "ginbots.search", "ginbots.estimators", "ginbots.players", "ginbots.connect",
                "ginbots.arena", "ginbots.training", "ginbots.tuning")

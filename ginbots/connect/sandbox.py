@@ -120,7 +120,7 @@ def copy_kernel_cache(scratch: Path) -> str | None:
     """A copy of this package's compiled-kernel cache in the bot's scratch folder (for ``NUMBA_CACHE_DIR``).
 
     numba keeps its cache beside the sources only where that folder is writable; in the sandbox it is
-    not, so without the copy every isolated bot compiled every kernel again when it started (about 12 s
+    not, so without the copy every isolated bot compiled every kernel again when it started (about 13 s
     for the champion). A copy, never a link: a bot must not be able to write a file the runner loads.
     The layout is numba's for a user-given cache folder: one folder a source folder, named by its name
     and the SHA-1 of its path. None where numba is not installed."""
