@@ -179,9 +179,11 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                        "reuses that search's worlds); 0: `worlds`, as for draws (measured: 192 at the knocks "
                        "+0.0 +- 0.4 points by chunk against simple, 192 at the draws only +0.3 +- 0.4)"),
     Hyperparameter("discard_candidates", int, 3, 2, 11, tunable=False,
-                   doc="the heuristic's best discards played out"),
+                   doc="the heuristic's best discards played out (with search_discards only)"),
     Hyperparameter("first_round", int, 16, 1, 1000, tunable=False,
-                   doc="worlds every candidate is played out on before the weaker half is dropped"),
+                   doc="worlds every candidate is played out on before the weaker half is dropped (only a race of "
+                       "three or more options halves: a searched discard; a draw or knock has two, and both play "
+                       "every world)"),
     Hyperparameter("game_playouts", int, GAME_PLAYOUTS, 0, 100_000_000, tunable=False,
                    doc="playouts per game (every candidate on every world, summed over the game's searched "
                        "decisions) after which it plays the heuristic alone: a budget of work, so games do "
