@@ -158,3 +158,15 @@ def test_each_games_outcome_is_recorded_in_order_so_runs_on_the_same_deals_pair(
                  "--no-progress"]) == 0
     assert compare([str(files[0]), str(other)]) == 2
     assert "seed differs" in capsys.readouterr().err
+    # Several pairs (one per seed) pool deal by deal: 4 + 4 deals, each side's wins summed.
+    other_b = tmp_path / "other_seed_b.json"
+    assert main(["match", "greedy", "greedy", "--games", "8", "--seed", "4", "--duplicate", "--json", str(other_b),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    assert compare([str(files[0]), str(files[1]), str(other), str(other_b)]) == 0
+    out = capsys.readouterr().out
+    wins_a = json.loads(files[0].read_text())["A"]["wins"] + json.loads(other.read_text())["A"]["wins"]
+    assert "pooled over 2 pairs" in out and "paired over 8 deals" in out and f"({wins_a}/" in out.split("pooled")[1]
+    assert "B: greedy" in out
+    with pytest.raises(SystemExit):  # files come in pairs
+        compare([str(files[0]), str(files[1]), str(other)])

@@ -93,8 +93,9 @@ def main(argv: list[str] | None = None) -> int:
         print(difference_line(wins, margins))
     if len(pairs) > 1:
         print(f"pooled over {len(pairs)} pairs:")
-        for side, (a_or_b, label) in enumerate(((pairs[0][0], "A"), (pairs[0][1], "B"))):
-            print(rate_line(f"{label}: {a_or_b['players']['A']}", *totals[side]))
+        for side, label in enumerate("AB"):
+            names = dict.fromkeys(pair[side]["players"]["A"] for pair in pairs)  # each spec once, in order
+            print(rate_line(f"{label}: {' / '.join(names)}", *totals[side]))
         print(difference_line(all_wins, all_margins))
     return 0
 
