@@ -490,3 +490,17 @@ def test_early_knocker_margin_applies_only_once_the_opponent_has_shown_an_early_
     bot.opp_knocks, bot.opp_declines = [3, 4], [6]    # knocks at 4, keeps 6: a threshold of 5
     assert bot.opponent_knock_at() == 5 and bot.knock_margin() == 7.0
     assert ChampionPlayer(seed=0, knock_margin=1.0).knock_margin() == 1.0  # off by default
+
+
+def test_early_knocker_override_sets_the_draws_margin_only_once_the_opponent_has_shown_an_early_threshold():
+    bot = ChampionPlayer(seed=0, early_knocker_override=1.0, override_margin=2.0, memory_hands=0)
+    bot.new_game(0)
+    assert bot.draw_override_margin() == 2.0          # nothing shown yet: the prior alone does not set it
+    bot.opp_knocks = [9]
+    assert bot.draw_override_margin() == 1.0
+    bot.opp_knocks, bot.opp_declines = [0], [1]       # a gin-waiter keeps the plain margin
+    assert bot.draw_override_margin() == 2.0
+    plain = ChampionPlayer(seed=0, memory_hands=0)
+    plain.new_game(0)
+    plain.opp_knocks = [9]
+    assert plain.draw_override_margin() == plain.params["override_margin"]  # off by default

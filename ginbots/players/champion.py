@@ -336,6 +336,15 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
             return margin
         return margin + extra if self.opponent_knock_at() >= self.params["early_knocker_at"] else margin
 
+    def draw_override_margin(self) -> float:
+        """Points by which a searched draw must beat the heuristic's: ``override_margin``, or
+        ``early_knocker_override`` once the opponent has shown a knock threshold of ``early_knocker_at`` or more
+        (measured: a margin of 1 gained against Simple and lost against the gin-waiting Simple)."""
+        early = self.params["early_knocker_override"]
+        if early < 0 or not (self.opp_knocks or self.opp_declines):  # the prior alone never sets it
+            return self.params["override_margin"]
+        return early if self.opponent_knock_at() >= self.params["early_knocker_at"] else self.params["override_margin"]
+
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
         if not self.opp_knocks and not self.opp_declines:
@@ -375,7 +384,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         values = self._race({1: lambda lo, hi: plays.after_discard(kept, after, throw, lo, hi),
                              0: lambda lo, hi: plays.after_stock_draw(hand, lo, hi)}, len(plays.worlds))
         searched = values[1] > values[0]
-        if searched != choice and abs(values[1] - values[0]) > self.params["override_margin"]:
+        if searched != choice and abs(values[1] - values[0]) > self.draw_override_margin():
             return searched
         return choice
 

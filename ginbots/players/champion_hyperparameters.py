@@ -45,7 +45,12 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=TUNED_HEURISTIC.get(h.name, 
                        "by chunk against simple, -0.3 +- 0.7 against heuristic:tuned; -0.6 +- 0.7 against the outside "
                        "defender and early knocker)"),
     Hyperparameter("early_knocker_at", int, 5, 1, 10, tunable=False,
-                   doc="with early_knocker_margin: the inferred opponent knock threshold from which it applies"),
+                   doc="with early_knocker_margin or early_knocker_override: the inferred opponent knock threshold "
+                       "from which it applies"),
+    Hyperparameter("early_knocker_override", float, -1.0, -1.0, 20.0,
+                   doc="override_margin for the searched draws once the opponent has shown a knock threshold of "
+                       "early_knocker_at or more (a gin-waiting opponent never gets it); -1: off, override_margin "
+                       "always"),
     Hyperparameter("knock_learning", float, 2.0, 0.0, 20.0,
                    doc="learn from this game's own knocks: knocking now is marked down by the mean of "
                        "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
