@@ -126,7 +126,7 @@ def copy_kernel_cache(scratch: Path) -> str | None:
     and the SHA-1 of its path. None where numba is not installed."""
     if importlib.util.find_spec("numba") is None:
         return None
-    package = Path(os.path.dirname(os.path.abspath(__file__))).parent  # as numba sees the sources' paths
+    package = Path(os.path.abspath(__file__)).parent.parent  # absolute, not resolved: as numba names the sources
     target = scratch / "numba-cache"
     for cache in package.rglob("__pycache__"):
         files = [f for f in cache.iterdir() if f.suffix in (".nbi", ".nbc")]

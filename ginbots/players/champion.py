@@ -332,18 +332,20 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         knock early, the searched knocks just above the line paid less than the play-ons just below it;
         experiments/champion-knock-margin)."""
         margin, extra = self.params["knock_margin"], self.params["early_knocker_margin"]
-        if not extra or not (self.opp_knocks or self.opp_declines):  # the prior alone never sets it
-            return margin
-        return margin + extra if self.opponent_knock_at() >= self.params["early_knocker_at"] else margin
+        return margin + extra if extra and self.shown_early_knocker() else margin
 
     def draw_override_margin(self) -> float:
         """Points by which a searched draw must beat the heuristic's: ``override_margin``, or
         ``early_knocker_override`` once the opponent has shown a knock threshold of ``early_knocker_at`` or more
         (measured: a margin of 1 gained against Simple and lost against the gin-waiting Simple)."""
         early = self.params["early_knocker_override"]
-        if early < 0 or not (self.opp_knocks or self.opp_declines):  # the prior alone never sets it
-            return self.params["override_margin"]
-        return early if self.opponent_knock_at() >= self.params["early_knocker_at"] else self.params["override_margin"]
+        return early if early >= 0 and self.shown_early_knocker() else self.params["override_margin"]
+
+    def shown_early_knocker(self) -> bool:
+        """Whether the opponent's play (its knocks and kept knockable hands; the prior alone never counts) shows a
+        knock threshold of ``early_knocker_at`` or more."""
+        shown = bool(self.opp_knocks or self.opp_declines)
+        return shown and self.opponent_knock_at() >= self.params["early_knocker_at"]
 
     def opponent_knock_at(self) -> int:
         """The opponent's knock threshold as its play so far shows it (the prior until then)."""
