@@ -398,10 +398,13 @@ def _learned_bot(gaps: list[float], **params) -> ChampionPlayer:
 
 
 def _gaps_after_three_games(**params) -> list[float]:
-    """The gaps a champion (tilt_learning=2, filter off, 96 worlds) learns in three games against Simple.
+    """The gaps a champion (tilt_learning=2, filter off, 96 worlds, the plain draw margin) learns in three games
+    against Simple.
 
-    96 worlds pins the scenario these seeds give: three searched knocks before the champion's first gin."""
-    bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False, worlds=96, **params)
+    96 worlds and no early-knocker draw margin pin the scenario these seeds give: three searched knocks before
+    the champion's first gin."""
+    bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False, worlds=96, early_knocker_override=-1.0,
+                         **params)
     for g in range(3):
         other = SimplePlayer(seed=g)
         play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
@@ -500,7 +503,8 @@ def test_early_knocker_override_sets_the_draws_margin_only_once_the_opponent_has
     assert bot.draw_override_margin() == 1.0
     bot.opp_knocks, bot.opp_declines = [0], [1]       # a gin-waiter keeps the plain margin
     assert bot.draw_override_margin() == 2.0
-    plain = ChampionPlayer(seed=0, memory_hands=0)
-    plain.new_game(0)
-    plain.opp_knocks = [9]
-    assert plain.draw_override_margin() == plain.params["override_margin"]  # off by default
+    off = ChampionPlayer(seed=0, early_knocker_override=-1.0, memory_hands=0)
+    off.new_game(0)
+    off.opp_knocks = [9]
+    assert off.draw_override_margin() == off.params["override_margin"]  # off: the plain margin always
+    assert ChampionPlayer(seed=0).params["early_knocker_override"] == 1.0  # on by default
