@@ -174,7 +174,14 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
 
 
 def registry() -> dict[str, dict[str, Any]]:
-    return tomllib.loads(REGISTRY.read_text(encoding="utf-8"))
+    """The figures of ``docs/figures.toml`` by id. An id with a dot in it (``[a-0.8]``) is read by TOML as a
+    table inside a table, so the figure would go missing under another name: refused, naming the table."""
+    figures = tomllib.loads(REGISTRY.read_text(encoding="utf-8"))
+    for fig_id, spec in figures.items():
+        if "kind" not in spec:
+            raise ValueError(f"{REGISTRY.name}: [{fig_id}] has no kind; a figure id holds letters, digits and dashes "
+                             f"only (a dot in [{fig_id}.{next(iter(spec), '')}] makes TOML read tables inside a table)")
+    return figures
 
 
 def pages() -> list[Path]:

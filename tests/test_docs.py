@@ -150,6 +150,18 @@ def test_the_figure_check_catches_a_figure_typed_by_hand(tmp_path, monkeypatch):
     assert any("no-such-figure is not in docs/figures.toml" in p for p in problems)
 
 
+def test_a_figure_id_with_a_dot_is_refused_by_name(tmp_path, monkeypatch):
+    """TOML reads ``[x-0.8]`` as table ``x-0`` holding table ``8``: the registry names it rather than lose the figure."""
+    figures = _figures()
+    registry = tmp_path / "figures.toml"
+    registry.write_text('[fine]\nkind = "value"\n\n[opp-util-0.8-paired]\nkind = "text"\n')
+    monkeypatch.setattr(figures, "REGISTRY", registry)
+    with pytest.raises(ValueError, match=r"\[opp-util-0\] has no kind"):
+        figures.registry()
+    registry.write_text('[fine]\nkind = "value"\n')
+    assert list(figures.registry()) == ["fine"]
+
+
 def test_a_figures_file_list_takes_globs_and_reports_a_missing_path(tmp_path, monkeypatch):
     figures = _figures()
     for name in ("a_1.json", "a_2.json", "b.json"):
