@@ -178,9 +178,12 @@ def registry() -> dict[str, dict[str, Any]]:
     table inside a table, so the figure would go missing under another name: refused, naming the table."""
     figures = tomllib.loads(REGISTRY.read_text(encoding="utf-8"))
     for fig_id, spec in figures.items():
-        if "kind" not in spec:
-            raise ValueError(f"{REGISTRY.name}: [{fig_id}] has no kind; a figure id holds letters, digits and dashes "
-                             f"only (a dot in [{fig_id}.{next(iter(spec), '')}] makes TOML read tables inside a table)")
+        if "kind" in spec:
+            continue
+        inner = [key for key, value in spec.items() if isinstance(value, dict)]
+        why = (f"a figure id holds letters, digits and dashes only (a dot in [{fig_id}.{inner[0]}] makes TOML read "
+               f"tables inside a table)" if inner else "every figure names its kind")
+        raise ValueError(f"{REGISTRY.name}: [{fig_id}] has no kind; {why}")
     return figures
 
 

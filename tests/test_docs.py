@@ -158,6 +158,9 @@ def test_a_figure_id_with_a_dot_is_refused_by_name(tmp_path, monkeypatch):
     monkeypatch.setattr(figures, "REGISTRY", registry)
     with pytest.raises(ValueError, match=r"\[opp-util-0\] has no kind"):
         figures.registry()
+    registry.write_text('[fine]\nkind = "value"\n\n[kindless]\nfile = "x.json"\n')
+    with pytest.raises(ValueError, match=r"\[kindless\] has no kind; every figure names its kind"):
+        figures.registry()
     registry.write_text('[fine]\nkind = "value"\n')
     assert list(figures.registry()) == ["fine"]
 
