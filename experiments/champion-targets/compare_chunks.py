@@ -8,7 +8,8 @@ difference in wins on those deals.
 Usage: python experiments/champion-targets/compare_chunks.py DIR_A PREFIX_A DIR_B PREFIX_B [DIR_A PREFIX_A DIR_B PREFIX_B ...]
   (PREFIX: the file-name prefix before ``__vs__``, e.g. champion_worlds_96). More than one group of four pools
   them: chunks played in different folders (the first chunks in one, fresh ones in another) are compared as one
-  set; a chunk index found twice on one side is refused, since it would count one set of deals twice.
+  set; a chunk index found twice on one side is refused, since it would count one set of deals twice (the same folder
+  and prefix named in several groups is read once).
 """
 
 from __future__ import annotations
@@ -57,8 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.groups) % 4:
         parser.error("arguments come in groups of four: DIR_A PREFIX_A DIR_B PREFIX_B")
     groups = [args.groups[i:i + 4] for i in range(0, len(args.groups), 4)]
-    a = pooled_wins([(Path(g[0]), g[1]) for g in groups])
-    b = pooled_wins([(Path(g[2]), g[3]) for g in groups])
+    # A folder and prefix named in several groups (one variant's chunks all in one folder, the other's spread
+    # over several) is one source: its files count once.
+    a = pooled_wins(list(dict.fromkeys((Path(g[0]), g[1]) for g in groups)))
+    b = pooled_wins(list(dict.fromkeys((Path(g[2]), g[3]) for g in groups)))
     for opponent in sorted(set(a) & set(b)):
         common = sorted(set(a[opponent]) & set(b[opponent]))
         if not common:
