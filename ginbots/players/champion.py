@@ -1,7 +1,8 @@
 """The champion: document 002's hand building, with knocks, draws and discards searched by playouts.
 
 Goes beyond the five documents. Hand building is the eight-hyperparameter
-heuristic's (document 002) with the weights its tuning found; on top of it:
+heuristic's (document 002) with weights tuned inside the champion
+(``CHAMPION_HAND_WEIGHTS``); on top of it:
 
 - **Sampled worlds.** Each decision samples opponent hands and, for each, a stock
   order of the remaining cards. The hands come from a particle filter that weighs them
