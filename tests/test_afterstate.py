@@ -21,7 +21,7 @@ def _hands(result):
 
 @pytest.mark.parametrize("recorder_params, champion_params", [
     ({}, {"afterstate_weight": 0.0}),  # the first generation: the champion without the network
-    ({"afterstate_weight": 1.0}, {}),  # a later one: today's default champion
+    ({"afterstate_weight": 0.6}, {}),  # a later one: today's default champion
 ])
 def test_the_recorder_without_exploring_plays_the_champions_own_games(recorder_params, champion_params):
     plain = play_game([ChampionPlayer(seed=5, worlds=16, **champion_params), SimplePlayer(seed=6)], seed=31,
@@ -134,7 +134,7 @@ def test_the_default_champion_reads_and_packs_its_afterstate_network(tmp_path):
     def names(bot):
         return {Path(p).name for p in bot.weight_files()}
 
-    assert ChampionPlayer(seed=0).params["afterstate_weight"] == 1.0
+    assert ChampionPlayer(seed=0).params["afterstate_weight"] == 0.6
     assert {"afterstate_value.onnx", "afterstate_value.card.json"} <= names(ChampionPlayer(seed=0))
     assert "afterstate_value.onnx" not in names(ChampionPlayer(seed=0, afterstate_weight=0.0))
     archive = build_package("champion", out_dir=tmp_path)

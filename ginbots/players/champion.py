@@ -39,7 +39,7 @@ heuristic's (document 002) with weights tuned inside the champion
 - **Memory of the opponent** (``memory_hands``, 30). A runner keeps one player for a whole match,
   so what this opponent showed in earlier games (its knocks, the hands it kept, how well
   minimum-deadwood play explains it, how our knocks fared) starts the next game's model.
-- **A learned discard term** (``afterstate_weight``, 1). A network trained on the champion's
+- **A learned discard term** (``afterstate_weight``, 0.6). A network trained on the champion's
   own games (``ginbots.players.afterstate_value``) values the position each candidate discard
   leaves; W times its value is added to the heuristic's discard values.
 

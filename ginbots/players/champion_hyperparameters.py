@@ -144,12 +144,15 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "discard leaves (learned_net), added to the heuristic's discard values; 0: off"),
     Hyperparameter("learned_net", str, "random-256-worst", choices=LEARNED_NETS, tunable=False,
                    doc="the Dual Inception network learned_discard reads (its dataset name)"),
-    Hyperparameter("afterstate_weight", float, 1.0, 0.0, 5.0,
+    Hyperparameter("afterstate_weight", float, 0.6, 0.0, 5.0,
                    doc="weight (heuristic utility per point) of the afterstate value, a network trained on the "
                        "champion's own games that predicts the points of the position each discard leaves "
                        "(ginbots.players.afterstate_value, weights/afterstate_value.onnx), added to the "
-                       "heuristic's discard values; 0: off (the default before it was measured: 1 won 76.3% "
-                       "of 10,000 games against simple where 0 won 74.7% of the same deals)"),
+                       "heuristic's discard values; 0: off. 0.6 since 2026-11-28, with CHAMPION_HAND_WEIGHTS, "
+                       "whose smaller bonuses spread the heuristic's values less: on the target deals 0.6 won "
+                       "80.8% of 20,000 games against simple where 1 (the default before) won 79.6%, +1.2 +- 0.3 "
+                       "points by chunk, level against heuristic:tuned; 0.3 and 1.5 lost to 0.6. 1 was chosen "
+                       "with TUNED_HEURISTIC (76.3% of 10,000 against simple where 0 won 74.7%)"),
     Hyperparameter("afterstate_draw", float, 0.0, 0.0, 5.0,
                    doc="weight (heuristic utility per point) of the afterstate network's value of taking the "
                        "face-up card over a stock draw (the position after the discard it values most, either "
