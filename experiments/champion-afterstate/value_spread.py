@@ -47,6 +47,8 @@ def spread(spec: str, games: int, seed: int) -> dict:
     finally:
         HeuristicUtilityPlayer.discard_values = original
         champion_module.afterstate_values = original_afterstate
+    if not gaps or not ranges:
+        raise SystemExit(f"{spec}: no discard read the afterstate network; give a champion spec with afterstate_weight > 0")
     return {"spec": spec, "games": games, "seed": seed, "discards": len(gaps),
             "heuristic_gap_median": round(median(gaps), 3), "afterstate_range_median": round(median(ranges), 3)}
 
