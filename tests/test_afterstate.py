@@ -6,7 +6,8 @@ import pytest
 from ginbots.game.cards import NUM_CARDS
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.players.afterstate_value import (AFTERSTATE_WIDTH, AfterstateValue, candidate_input,
-                                             position_input, shared_afterstate_value)
+                                             position_input, shared_afterstate_value, suit_columns,
+                                             suit_mean_values)
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.champion import ChampionPlayer
 from ginbots.training.afterstate_data import ExploringChampion, record_games
@@ -194,3 +195,20 @@ def test_record_games_hands_the_afterstate_weight_to_both_recording_champions(mo
     weights.clear()
     recorder.record_games([1], explore=0.0, opponents=("champion",))
     assert weights == [0.0, 0.0]
+
+
+def test_suit_orders_average_the_network_over_suit_permutations():
+    """With all 24 suit orders the value no longer depends on which suit is which: a row and the
+    same row with its suits renamed get the same mean; one order is the network as it reads."""
+    rng = np.random.default_rng(3)
+    rows = (rng.random((5, AFTERSTATE_WIDTH)) < 0.2).astype(np.float32)
+    plain = shared_afterstate_value()(rows).astype(np.float64)
+    assert np.allclose(suit_mean_values(rows, 1), plain)
+    renamed = rows[:, suit_columns(24)[17]]  # one of the 23 other orders
+    assert not np.allclose(shared_afterstate_value()(renamed), plain, atol=1e-3)  # the network alone cares
+    assert np.allclose(suit_mean_values(renamed, 24), suit_mean_values(rows, 24), atol=1e-4)
+    four = suit_mean_values(rows, 4)
+    by_hand = np.mean([shared_afterstate_value()(rows[:, cols]) for cols in suit_columns(4)], axis=0)
+    assert np.allclose(four, by_hand, atol=1e-5)
+    scalars = slice(9 * NUM_CARDS, AFTERSTATE_WIDTH)
+    assert (renamed[:, scalars] == rows[:, scalars]).all()  # deadwood, stock, turns keep their place

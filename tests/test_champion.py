@@ -89,6 +89,29 @@ def test_knock_learning_marks_knocks_down_by_this_games_errors():
     remembering.new_game(1)
     assert remembering.knock_errors == [45.0] and remembering.knock_correction() == 15.0
 
+def test_knock_learning_by_deadwood_scales_the_errors_by_the_deadwood_knocked_with():
+    bot = ChampionPlayer(seed=0, knock_learning=2.0, knock_learning_by="deadwood")
+    bot.new_game(0)
+    bot.start_hand(1, 0, mask_of(range(10)))
+    assert bot.knock_correction(4) == 0.0
+    bot.pending_knock, bot.pending_deadwood = 18.0, 8
+    bot.report_scores((27, 0))         # an undercut of our 8 points: erred by 45
+    bot.start_hand(1, 0, mask_of(range(10)))
+    bot.pending_knock, bot.pending_deadwood = 10.0, 2
+    bot.report_scores((27, 25))        # a knock with 2 points that paid 25: erred by -15
+    assert bot.knock_deadwoods == [8, 2] and bot.knock_errors == [45.0, -15.0]
+    # 30 points of error over 10 points knocked with, plus 2 pseudo-knocks at the deadwood asked about
+    assert bot.knock_correction(2) == 30 / (10 + 4) * 2
+    assert bot.knock_correction(9) == 30 / (10 + 18) * 9
+    assert bot.knock_correction() == 30 / 4  # no deadwood given: the mean, as knock_learning_by=mean
+    flat = ChampionPlayer(seed=0, knock_learning=2.0)  # knock_learning_by=mean, the default
+    flat.new_game(0)
+    flat.knock_errors, flat.knock_deadwoods = [45.0, -15.0], [8, 2]
+    assert flat.knock_correction(2) == flat.knock_correction(9) == 30 / 4
+    bot.new_game(1)                    # remembered together (memory_hands=30)
+    assert bot.knock_deadwoods == [8, 2] and bot.knock_errors == [45.0, -15.0]
+
+
 def test_play_on_learning_takes_the_play_ons_bias_off_the_knocks():
     """Play-ons are learned a hand at a time, the mean prediction of the hand against its points,
     and what they overrate is taken off the knock correction (the same worlds bias both branches)."""

@@ -16,12 +16,13 @@ The encoding lives here, once, for play and for training.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import permutations
 
 import numpy as np
 
 from ginbots.estimators.snapshot import bits
 from ginbots.estimators.weights import OnnxNet, find_weights
-from ginbots.game.cards import NUM_CARDS, mask_of
+from ginbots.game.cards import NUM_CARDS, NUM_RANKS, NUM_SUITS, mask_of
 from ginbots.game.knowledge import Knowledge
 from ginbots.game.melds_batch import deadwood_and_melded_batch
 
@@ -128,8 +129,36 @@ def draw_values(k: Knowledge, card: int, stock_cards: list[int], in_stock: np.nd
     return float(best[0]) - stock
 
 
-def afterstate_values(k: Knowledge, candidates: list[int], holds: np.ndarray) -> np.ndarray:
+#: Every order of the four suits, the identity first (``itertools.permutations``' order).
+SUIT_ORDERS = tuple(permutations(range(NUM_SUITS)))
+
+
+@lru_cache(maxsize=None)
+def suit_columns(count: int) -> np.ndarray:
+    """(count, AFTERSTATE_WIDTH) column indices: row ``i`` re-reads a row with its suits in the
+    ``i``-th of ``SUIT_ORDERS`` (each of the nine card planes alike; the scalars, which no suit
+    order changes, stay)."""
+    cards = np.arange(NUM_CARDS)
+    columns = []
+    for order in SUIT_ORDERS[:count]:
+        moved = np.array(order)[cards // NUM_RANKS] * NUM_RANKS + cards % NUM_RANKS
+        planes = [plane * NUM_CARDS + moved for plane in range(9)]
+        columns.append(np.concatenate(planes + [np.arange(9 * NUM_CARDS, AFTERSTATE_WIDTH)]))
+    return np.array(columns)
+
+
+def afterstate_values(k: Knowledge, candidates: list[int], holds: np.ndarray, suit_orders: int = 1) -> np.ndarray:
     """Predicted points of the position each discard leaves, centred on their mean (only the
-    differences between candidates count)."""
-    values = shared_afterstate_value()(candidate_input(k, candidates, holds)).astype(np.float64)
+    differences between candidates count). ``suit_orders`` above 1: the mean of the network's
+    values over that many orders of the suits, one batched call (the rules treat suits alike and
+    the network was trained with them shuffled, but it is not exactly indifferent to them)."""
+    values = suit_mean_values(candidate_input(k, candidates, holds), suit_orders)
     return values - values.mean()
+
+
+def suit_mean_values(rows: np.ndarray, suit_orders: int = 1) -> np.ndarray:
+    """The shipped network's values of ``rows``, each the mean over the first ``suit_orders`` of
+    ``SUIT_ORDERS`` (one batched call; 1: the rows as they are)."""
+    if suit_orders > 1:  # (orders x rows) rows, each order's block in the rows' order
+        rows = rows[:, suit_columns(suit_orders)].transpose(1, 0, 2).reshape(-1, AFTERSTATE_WIDTH)
+    return shared_afterstate_value()(rows).astype(np.float64).reshape(suit_orders, -1).mean(axis=0)

@@ -108,6 +108,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         self.opp_declines: list[int] = self._carried("opp_declines")
         # predicted minus realised points of our searched knocks
         self.knock_errors: list[float] = self._carried("knock_errors")
+        self.knock_deadwoods: list[int] = self._carried("knock_deadwoods")  # our deadwood at each of them
         # the worlds' mean opponent deadwood at our searched knocks minus what the opponent then showed
         self.world_gaps: list[float] = self._carried("world_gaps")
         self.world_mean = self.pending_gap = None  # the last decision's worlds' mean; at our knock
@@ -131,6 +132,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         self.knocker: int | None = None
         self.worlds: list[World] = []
         self.pending_knock = self.pending_gap = None
+        self.pending_deadwood = 0  # our deadwood at this hand's searched knock
         self.hand_play_ons: list[float] = []  # this hand's predicted points of playing on, where it did
         self.model_check: tuple[int, np.ndarray, np.ndarray] | None = None
         self.utility: list[float] | None = None
@@ -255,6 +257,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
             self.hand_rhos.append(self.filter.rho)
         if self.pending_knock is not None:
             self.knock_errors.append(self.pending_knock - (ours - theirs))
+            self.knock_deadwoods.append(self.pending_deadwood)
             self.pending_knock = None
         if self.hand_play_ons:
             self.play_on_errors.append(sum(self.hand_play_ons) / len(self.hand_play_ons) - (ours - theirs))
@@ -319,13 +322,20 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         self.model_check = (k.unknown & ~k.opp_known, super().estimator().estimate(k),
                             shared_estimator(second).estimate(k))
 
-    def knock_correction(self) -> float:
+    def knock_correction(self, deadwood: int | None = None) -> float:
         """How many points this game's searched knocks have overrated knocking, shrunk toward 0:
         the worlds are drawn from an estimator fitted on other players, and an opponent that
-        keeps low hands (and undercuts) shows itself here first. With ``play_on_learning``, less
-        what its play-ons have overrated playing on: the same worlds bias both branches."""
-        return (shrunk_mean(self.knock_errors, self.params["knock_learning"])
-                - shrunk_mean(self.play_on_errors, self.params["play_on_learning"]))
+        keeps low hands (and undercuts) shows itself here first. With ``knock_learning_by=deadwood``
+        and a ``deadwood`` to knock with, that many times the errors' points per point of the deadwood
+        knocked with (an undercut is likelier the more we keep). With ``play_on_learning``, less what
+        its play-ons have overrated playing on: the same worlds bias both branches."""
+        shrink = self.params["knock_learning"]
+        if deadwood is not None and self.params["knock_learning_by"] == "deadwood":
+            overrated = (sum(self.knock_errors) / (sum(self.knock_deadwoods) + shrink * deadwood) * deadwood
+                         if shrink > 0 and self.knock_errors else 0.0)
+        else:
+            overrated = shrunk_mean(self.knock_errors, shrink)
+        return overrated - shrunk_mean(self.play_on_errors, self.params["play_on_learning"])
 
     def knock_margin(self) -> float:
         """Points by which knocking now must beat playing on: ``knock_margin``, plus ``early_knocker_margin``
@@ -415,7 +425,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         if afterstate:
             if holds is None:
                 holds = self.opponent_view()[0]
-            points = afterstate_values(self.knowledge, candidates, holds)
+            points = afterstate_values(self.knowledge, candidates, holds, self.params["afterstate_suits"])
             terms.append({c: afterstate * float(p) for c, p in zip(candidates, points)})
         # Pruned values are upper bounds: fine for the heuristic's best discard, not for the discard
         # search, which ranks the best few.
@@ -471,11 +481,11 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         knock_now, play_on, melds, points = self._timed(lambda: self._knock_values(hand))
         if self.params["knock_leaf"] == "learned":
             play_on = self._timed(lambda: play_on_value(self.knowledge, self.opponent_view()[0]))
-        if knock_now - self.knock_correction() - self.knock_margin() <= play_on:
+        if knock_now - self.knock_correction(deadwood) - self.knock_margin() <= play_on:
             if self.utility is None:  # errors are learned in points (not with score_aware's equity)
                 self.hand_play_ons.append(play_on)
             return None
-        self.pending_knock = points
+        self.pending_knock, self.pending_deadwood = points, deadwood
         self.pending_gap = self.world_mean
         return melds
 

@@ -69,6 +69,11 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                    doc="learn from this game's own knocks: knocking now is marked down by the mean of "
                        "(predicted - realised points) of our earlier searched knocks, shrunk toward 0 as if "
                        "this many knocks had erred by 0; 0: off"),
+    Hyperparameter("knock_learning_by", str, "mean", choices=("mean", "deadwood"), tunable=False,
+                   doc="with knock_learning: mark a knock down by the knocks' mean error (mean), or by their error "
+                       "per point of the deadwood knocked with, times the deadwood to knock with now (deadwood: "
+                       "against heuristic:tuned the searched knocks with 1-3 points erred by +1.9 points, those "
+                       "with 4-10 by +6 to +7.5, so one mean held back low knocks and let high ones through)"),
     Hyperparameter("play_on_learning", float, 0.0, 0.0, 20.0,
                    doc="learn from this game's play-ons as knock_learning does from its knocks: playing on is "
                        "marked down by the mean, over hands with a searched decision to play on, of (the mean "
@@ -153,6 +158,10 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "80.7% of 25,000 games against simple where 1 (the default before) won 79.6%, +1.1 +- 0.3 "
                        "points by chunk, level against heuristic:tuned; 0.3 and 1.5 lost to 0.6. 1 was chosen "
                        "with TUNED_HEURISTIC (76.3% of 10,000 against simple where 0 won 74.7%)"),
+    Hyperparameter("afterstate_suits", int, 1, 1, 24, tunable=False,
+                   doc="with afterstate_weight: the afterstate value of each discard averaged over this many orders "
+                       "of the four suits (the identity first; 24: all), which the rules treat alike; 1: the "
+                       "network's value as it reads the position"),
     Hyperparameter("afterstate_draw", float, 0.0, 0.0, 5.0,
                    doc="weight (heuristic utility per point) of the afterstate network's value of taking the "
                        "face-up card over a stock draw (the position after the discard it values most, either "
