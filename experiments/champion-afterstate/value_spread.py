@@ -31,8 +31,8 @@ def spread(spec: str, games: int, seed: int) -> dict:
             gaps.append(plain[0] - plain[1])
         return original(self, candidates, opponents, holds, prune, terms)
 
-    def afterstate(knowledge, candidates, holds):
-        points = original_afterstate(knowledge, candidates, holds)
+    def afterstate(knowledge, candidates, holds, suit_orders=1):
+        points = original_afterstate(knowledge, candidates, holds, suit_orders)
         ranges.append(float(max(points) - min(points)))
         return points
 
