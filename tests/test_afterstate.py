@@ -5,7 +5,7 @@ import pytest
 
 from ginbots.game.cards import NUM_CARDS
 from ginbots.game.engine import GameConfig, play_game
-from ginbots.players.afterstate_value import (AFTERSTATE_WIDTH, AfterstateValue, candidate_input,
+from ginbots.players.afterstate_value import (AFTERSTATE_WIDTH, CARD_PLANES, AfterstateValue, candidate_input,
                                              position_input, shared_afterstate_value, suit_columns,
                                              suit_mean_values)
 from ginbots.players.baselines import SimplePlayer
@@ -210,5 +210,5 @@ def test_suit_orders_average_the_network_over_suit_permutations():
     four = suit_mean_values(rows, 4)
     by_hand = np.mean([shared_afterstate_value()(rows[:, cols]) for cols in suit_columns(4)], axis=0)
     assert np.allclose(four, by_hand, atol=1e-5)
-    scalars = slice(9 * NUM_CARDS, AFTERSTATE_WIDTH)
+    scalars = slice(CARD_PLANES * NUM_CARDS, AFTERSTATE_WIDTH)
     assert (renamed[:, scalars] == rows[:, scalars]).all()  # deadwood, stock, turns keep their place

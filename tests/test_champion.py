@@ -89,6 +89,7 @@ def test_knock_learning_marks_knocks_down_by_this_games_errors():
     remembering.new_game(1)
     assert remembering.knock_errors == [45.0] and remembering.knock_correction() == 15.0
 
+
 def test_knock_learning_by_deadwood_scales_the_errors_by_the_deadwood_knocked_with():
     bot = ChampionPlayer(seed=0, knock_learning=2.0, knock_learning_by="deadwood")
     bot.new_game(0)

@@ -21,7 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "champion-tilt"))
 from knock_calibration import CalibratedChampion, recorded_games  # noqa: E402 (an experiment beside this one)
 
 from ginbots.arena.stats import mean_and_se  # noqa: E402
-from ginbots.game.melds import min_deadwood  # noqa: E402
 
 BANDS = ((1, 3), (4, 6), (7, 10))
 
@@ -32,7 +31,7 @@ class DecisionRecorder(CalibratedChampion):
 
     def _knock_values(self, hand: int):
         values = super()._knock_values(hand)
-        deadwood = min_deadwood(hand)
+        deadwood = self.searched["our_deadwood"]  # the calibration's record of this decision
         self.__dict__.setdefault("decisions", []).append(
             {"deadwood": deadwood, "knock_now": values[0], "play_on": values[1],
              "correction": self.knock_correction(deadwood), "margin": self.knock_margin()})
@@ -49,10 +48,9 @@ def band_rows(knocks: list[dict], decisions: list[dict]) -> list[dict]:
         raw = [d for d in asked if d["knock_now"] - d["margin"] > d["play_on"]]
         corrected = [d for d in raw if d["knock_now"] - d["correction"] - d["margin"] > d["play_on"]]
         realised = mean_and_se([k["realised"] for k in taken]) if len(taken) > 1 else (float("nan"), float("nan"))
-        rows.append({"deadwood": f"{low}-{high}", "knocks": len(taken),
-                     "predicted": mean(k["predicted"] for k in taken) if taken else float("nan"),
-                     "realised": realised[0], "realised_se": realised[1],
-                     "error": (mean(k["predicted"] for k in taken) - realised[0]) if taken else float("nan"),
+        predicted = mean(k["predicted"] for k in taken) if taken else float("nan")
+        rows.append({"deadwood": f"{low}-{high}", "knocks": len(taken), "predicted": predicted,
+                     "realised": realised[0], "realised_se": realised[1], "error": predicted - realised[0],
                      "lost": sum(k["realised"] < 0 for k in taken) / max(len(taken), 1),
                      "decisions": len(asked), "knocked": len(corrected),
                      "declined_by_correction": len(raw) - len(corrected),

@@ -31,7 +31,8 @@ from ginbots.game.melds_batch import deadwood_and_melded_batch
 AFTERSTATE_NET = "afterstate_value.onnx"
 PLAY_ON_NET = "afterstate_play_on.onnx"
 #: Input width: nine 52-card planes and four scalars (``afterstate_input``).
-AFTERSTATE_WIDTH = 9 * NUM_CARDS + 4
+CARD_PLANES = 9
+AFTERSTATE_WIDTH = CARD_PLANES * NUM_CARDS + 4
 
 
 def view_masks(k: Knowledge) -> tuple[int, int, int, int, int]:
@@ -142,8 +143,8 @@ def suit_columns(count: int) -> np.ndarray:
     columns = []
     for order in SUIT_ORDERS[:count]:
         moved = np.array(order)[cards // NUM_RANKS] * NUM_RANKS + cards % NUM_RANKS
-        planes = [plane * NUM_CARDS + moved for plane in range(9)]
-        columns.append(np.concatenate(planes + [np.arange(9 * NUM_CARDS, AFTERSTATE_WIDTH)]))
+        planes = [plane * NUM_CARDS + moved for plane in range(CARD_PLANES)]
+        columns.append(np.concatenate(planes + [np.arange(CARD_PLANES * NUM_CARDS, AFTERSTATE_WIDTH)]))
     return np.array(columns)
 
 
