@@ -212,3 +212,52 @@ def test_suit_orders_average_the_network_over_suit_permutations():
     assert np.allclose(four, by_hand, atol=1e-5)
     scalars = slice(CARD_PLANES * NUM_CARDS, AFTERSTATE_WIDTH)
     assert (renamed[:, scalars] == rows[:, scalars]).all()  # deadwood, stock, turns keep their place
+
+
+def test_knock_rows_are_labelled_with_the_points_the_engine_pays_a_knock():
+    """Every searched knock decision is a row whose label scores knocking against the true hand: where the
+    champion did knock, that is exactly what the engine paid (the same melds, its layoffs and bonuses)."""
+    from ginbots.training.knock_data import KNOCK_FIELDS, KnockRecorder, play_recorded
+
+    data = play_recorded([1, 2, 3, 4, 5, 6], KnockRecorder, KNOCK_FIELDS, opponents=("simple", "champion"))
+    knocked = data["knocked"]
+    assert len(knocked) > knocked.sum() > 0
+    np.testing.assert_array_equal(data["knock_points"][knocked], data["points"][knocked])
+    assert ((data["deadwood"] >= 1) & (data["deadwood"] <= 10)).all()
+    # No opponent to label with: the recorder refuses (the engine forfeits it), it never guesses.
+    unwatched = play_game([KnockRecorder(seed=1), SimplePlayer(seed=2)], seed=4, config=TWO_HANDS)
+    assert unwatched.forfeit is not None and "watch" in unwatched.forfeit.detail
+
+
+def test_a_trained_knock_network_enters_the_champions_knock_value(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from ginbots.arena.chunks import save_chunk
+    from ginbots.training.afterstate_train import train
+    from ginbots.training.knock_data import KNOCK_FIELDS, KnockRecorder, play_recorded
+
+    data = play_recorded([21, 22, 23, 24, 25, 26], KnockRecorder, KNOCK_FIELDS, opponents=("simple",))
+    (tmp_path / "data").mkdir()
+    save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
+    path = train(tmp_path / "data", tmp_path / "net", epochs=2, knock=True)
+    assert path.name == "afterstate_knock.onnx" and np.isfinite(AfterstateValue(str(path))(inputs(data))).all()
+    monkeypatch.setenv("GINBOTS_WEIGHTS", str(path.parent))
+    shared_afterstate_value.cache_clear()
+
+    import ginbots.players.champion as champion_module
+
+    asked = []
+    original = champion_module.knock_now_value
+    monkeypatch.setattr(champion_module, "knock_now_value", lambda *a: asked.append(original(*a)) or asked[-1])
+
+    def play(blend):
+        bot = ChampionPlayer(seed=2, worlds=16, knock_net=blend, opponent_filter=False)
+        bot.prepare()
+        return play_game([bot, SimplePlayer(seed=3)], seed=3, config=TWO_HANDS), bot
+
+    (blended, bot), (again, _) = play(1.0), play(1.0)
+    assert blended.forfeit is None and _hands(blended) == _hands(again) and asked
+    assert str(path) in set(map(str, bot.weight_files()))
+    asked.clear()
+    play(0.0)
+    assert not asked  # off: the network is never read
+    shared_afterstate_value.cache_clear()

@@ -27,9 +27,11 @@ from ginbots.game.knowledge import Knowledge
 from ginbots.game.melds_batch import deadwood_and_melded_batch
 
 #: The shipped networks: the value of the position a discard leaves (``weights/afterstate_value.onnx``),
-#: and the same trained only on the positions the champion played on from (it did not knock).
+#: the same trained only on the positions the champion played on from (it did not knock), and the
+#: value of knocking now from the same position (trained on exact knock scores, ``knock_data``).
 AFTERSTATE_NET = "afterstate_value.onnx"
 PLAY_ON_NET = "afterstate_play_on.onnx"
+KNOCK_NET = "afterstate_knock.onnx"
 #: Input width: nine 52-card planes and four scalars (``afterstate_input``).
 CARD_PLANES = 9
 AFTERSTATE_WIDTH = CARD_PLANES * NUM_CARDS + 4
@@ -101,6 +103,11 @@ def shared_afterstate_value(name: str = AFTERSTATE_NET) -> AfterstateValue:
 def play_on_value(k: Knowledge, holds: np.ndarray) -> float:
     """Predicted points of playing on (not knocking) from a seat's position after its discard."""
     return float(shared_afterstate_value(PLAY_ON_NET)(position_input(k, holds))[0])
+
+
+def knock_now_value(k: Knowledge, holds: np.ndarray) -> float:
+    """Predicted points of knocking now from a seat's position after its discard."""
+    return float(shared_afterstate_value(KNOCK_NET)(position_input(k, holds))[0])
 
 
 def draw_values(k: Knowledge, card: int, stock_cards: list[int], in_stock: np.ndarray, holds: np.ndarray) -> float:

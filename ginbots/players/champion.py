@@ -73,9 +73,11 @@ from ginbots.search.rollout import simple_discard
 
 from .afterstate_value import (
     AFTERSTATE_NET,
+    KNOCK_NET,
     PLAY_ON_NET,
     afterstate_values,
     draw_values,
+    knock_now_value,
     play_on_value,
     shared_afterstate_value,
 )
@@ -308,7 +310,8 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
     def _learned_nets(self) -> list[str]:
         """The afterstate networks this configuration reads."""
         return (([AFTERSTATE_NET] if self.params["afterstate_weight"] else [])
-                + ([PLAY_ON_NET] if self.params["knock_leaf"] == "learned" else []))
+                + ([PLAY_ON_NET] if self.params["knock_leaf"] == "learned" else [])
+                + ([KNOCK_NET] if self.params["knock_net"] else []))
 
     def compiled_kernels(self) -> bool:
         return self.playout_code() == "compiled"
@@ -479,6 +482,10 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         if not self._searching():  # out of budget: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
         knock_now, play_on, melds, points = self._timed(lambda: self._knock_values(hand))
+        blend = self.params["knock_net"]
+        if blend and self.utility is None:
+            learned = self._timed(lambda: knock_now_value(self.knowledge, self.opponent_view()[0]))
+            knock_now, points = ((1 - blend) * v + blend * learned for v in (knock_now, points))
         if self.params["knock_leaf"] == "learned":
             play_on = self._timed(lambda: play_on_value(self.knowledge, self.opponent_view()[0]))
         if knock_now - self.knock_correction(deadwood) - self.knock_margin() <= play_on:

@@ -173,6 +173,11 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                    doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
                        "learned (the afterstate network trained on the positions the champion played on from, "
                        "weights/afterstate_play_on.onnx)"),
+    Hyperparameter("knock_net", float, 0.0, 0.0, 1.0,
+                   doc="weight of a learned value of knocking now (the afterstate network trained on the points "
+                       "knocking would have paid against the opponent's true hand at the champion's searched knock "
+                       "decisions, weights/afterstate_knock.onnx) in the value of knocking now: (1 - w) x the "
+                       "worlds' exact scoring + w x the network's (points only: not with score_aware); 0: off"),
     Hyperparameter("world_tilt", float, 0.0, 0.0, 1.0,
                    doc="structure in the sampled opponent hands: draw tilt_pool times as many from the "
                        "estimator and keep them in proportion to exp(-world_tilt x deadwood), since hands drawn "

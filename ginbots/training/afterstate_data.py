@@ -12,6 +12,7 @@ Generation is chunked and resumable (``python -m ginbots.training.afterstate_dat
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from functools import partial
 import random
 from pathlib import Path
@@ -32,7 +33,29 @@ FIELDS = ("after", "thrown", "pile", "opp_known", "picked", "declined", "opp_dis
           "opp_turns", "knocked", "explored", "points", "episode")
 
 
-class ExploringChampion(ChampionPlayer):
+class RecordingChampion(ChampionPlayer):
+    """The champion keeping rows of each hand (``hand_rows``, filled by a subclass), each given the signed
+    points the hand paid it and the hand's number when it is scored (``rows``)."""
+
+    def __init__(self, *, seed: int | None = None, **params) -> None:
+        super().__init__(seed=seed, **params)
+        self.rows: list[dict] = []
+        self.episode = 0
+
+    def start_hand(self, seat: int, starter: int, hand: int) -> None:
+        super().start_hand(seat, starter, hand)
+        self.hand_rows: list[dict] = []
+        self.episode += 1
+
+    def report_scores(self, scores: tuple[int, int]) -> None:
+        before = self.last_scores
+        super().report_scores(scores)
+        signed = (scores[self.seat] - before[self.seat]) - (scores[1 - self.seat] - before[1 - self.seat])
+        self.rows += [{**row, "points": signed, "episode": self.episode} for row in self.hand_rows]
+        self.hand_rows = []
+
+
+class ExploringChampion(RecordingChampion):
     """The champion, recording the position after each of its discards (and sometimes exploring)."""
 
     def __init__(self, *, seed: int | None = None, explore: float = 0.15, **params) -> None:
@@ -42,15 +65,11 @@ class ExploringChampion(ChampionPlayer):
         super().__init__(seed=seed, **params)
         self.explore = explore
         self.explore_rng = random.Random(derive_seed(seed or 0, 7))
-        self.rows: list[dict] = []
-        self.episode = 0
 
     def start_hand(self, seat: int, starter: int, hand: int) -> None:
         super().start_hand(seat, starter, hand)
-        self.hand_rows: list[dict] = []
         self.last_values: dict[int, float] | None = None
         self.last_holds = None
-        self.episode += 1
 
     def discard_values(self, candidates, opponents, holds=None, prune=True):
         values = super().discard_values(candidates, opponents, holds, prune)
@@ -79,14 +98,6 @@ class ExploringChampion(ChampionPlayer):
             self.hand_rows[-1]["knocked"] = True
         return melds
 
-    def report_scores(self, scores: tuple[int, int]) -> None:
-        before = self.last_scores
-        super().report_scores(scores)
-        signed = (scores[self.seat] - before[self.seat]) - (scores[1 - self.seat] - before[1 - self.seat])
-        for row in self.hand_rows:
-            self.rows.append({**row, "points": signed, "episode": self.episode})
-        self.hand_rows = []
-
 
 def record_games(seeds: list[int], explore: float, opponents: tuple[str, ...] = OPPONENT_POOL,
                  first_game: int = 0, afterstate_weight: float = 0.0) -> dict[str, np.ndarray]:
@@ -94,6 +105,13 @@ def record_games(seeds: list[int], explore: float, opponents: tuple[str, ...] = 
     the champion seated by the game's parity; every recorded row, as arrays. ``afterstate_weight``: the
     recording champions' (0: the first generation, which learned from no network)."""
     recorder = partial(ExploringChampion, explore=explore, afterstate_weight=afterstate_weight)
+    return play_recorded(seeds, recorder, FIELDS, opponents, first_game)
+
+
+def play_recorded(seeds: list[int], recorder: Callable[..., RecordingChampion], fields: tuple[str, ...],
+                  opponents: tuple[str, ...] = OPPONENT_POOL, first_game: int = 0) -> dict[str, np.ndarray]:
+    """The games of ``record_games`` with any recording champion (``recorder(seed=...)``, whose ``rows``
+    are dicts of ``fields``): each recorder is told its opponent (``watch``) when it has a use for it."""
     rows: list[dict] = []
     for i, seed in enumerate(seeds):
         g = first_game + i
@@ -101,14 +119,17 @@ def record_games(seeds: list[int], explore: float, opponents: tuple[str, ...] = 
         ours = recorder(seed=derive_seed(seed, 0))
         theirs = (recorder(seed=derive_seed(seed, 1)) if opponent == "champion"
                   else parse_spec(opponent).make(seed=derive_seed(seed, 1)))
+        for watcher, watched in ((ours, theirs), (theirs, ours)):
+            if hasattr(watcher, "watch"):
+                watcher.watch(watched)
         players = (ours, theirs) if g % 2 == 0 else (theirs, ours)
         play_game(players, seed=seed)
         for p, offset in ((ours, 0), (theirs, 1)):
-            if isinstance(p, ExploringChampion):
+            if p is ours or opponent == "champion":
                 rows += [{**r, "episode": (2 * g + offset) * 100 + r["episode"]} for r in p.rows]
     if not rows:
-        return {f: np.zeros(0) for f in FIELDS}
-    out = {f: np.array([r[f] for r in rows]) for f in FIELDS if f != "holds"}
+        return {f: np.zeros(0) for f in fields}
+    out = {f: np.array([r[f] for r in rows]) for f in fields if f != "holds"}
     out["holds"] = np.stack([r["holds"] for r in rows]).astype(np.float32)
     for f in ("after", "pile", "opp_known", "picked", "declined", "opp_discards"):
         out[f] = out[f].astype(np.uint64)

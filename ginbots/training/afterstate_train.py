@@ -3,7 +3,8 @@ regressing the hand's signed points, exported to ONNX with a model card.
 
 ``python -m ginbots.training.afterstate_train DATA OUT [--epochs N]`` writes ``OUT/afterstate_value.onnx``
 and its card; the validation games (every fifth game) never train. The epoch kept is the one with
-the lowest validation error.
+the lowest validation error. ``--play-on`` fits the value of playing on (rows without a knock) and
+``--knock`` the value of knocking now (``knock_data``'s rows, labelled exactly against the true hand).
 """
 
 from __future__ import annotations
@@ -21,9 +22,16 @@ import numpy as np
 from ginbots import __version__
 from ginbots.arena.chunks import chunk_files
 from ginbots.estimators.weights import write_card
-from ginbots.players.afterstate_value import AFTERSTATE_NET, AFTERSTATE_WIDTH, PLAY_ON_NET, afterstate_input
+from ginbots.players.afterstate_value import (
+    AFTERSTATE_NET,
+    AFTERSTATE_WIDTH,
+    KNOCK_NET,
+    PLAY_ON_NET,
+    afterstate_input,
+)
 
 from .afterstate_data import FIELDS, OPPONENT_POOL
+from .knock_data import KNOCK_FIELDS
 from .offense_train import data_hash
 
 #: Labels are divided by this while training (points are large; the network's output is rescaled).
@@ -34,17 +42,18 @@ DROPOUT = 0.2
 PLANES = 9  # the 52-card planes at the front of each row (afterstate_input)
 
 
-def load(folder: str | Path) -> dict[str, np.ndarray]:
-    """Every row of every chunk in ``folder``."""
+def load(folder: str | Path, fields: tuple[str, ...] = FIELDS) -> dict[str, np.ndarray]:
+    """Every row of every chunk in ``folder`` (``fields``: its recorder's, ``KNOCK_FIELDS`` for ``knock_data``)."""
     paths = chunk_files(folder)
     if not paths:
-        raise FileNotFoundError(f"no chunks in {folder}; run `python -m ginbots.training.afterstate_data` first")
+        recorder = "knock_data" if fields == KNOCK_FIELDS else "afterstate_data"
+        raise FileNotFoundError(f"no chunks in {folder}; run `python -m ginbots.training.{recorder}` first")
     parts = []
     for p in paths:
         with np.load(p) as data:
             if len(data["points"]):
-                parts.append({f: data[f] for f in FIELDS})
-    return {f: np.concatenate([p[f] for p in parts]) for f in FIELDS}
+                parts.append({f: data[f] for f in fields})
+    return {f: np.concatenate([p[f] for p in parts]) for f in fields}
 
 
 def held_out(episode: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,21 +142,27 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
 
 def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: int = 512, lr: float = 1e-3,
           weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
-          play_on: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Path:
+          play_on: bool = False, knock: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Path:
     """Fit the network on every chunk in ``data_dir``, export it and its card to ``out_dir``. With
     ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
     the previous fit's values (validation is always against the hands' real points). ``play_on``: only
-    the positions the champion played on from (not the knocks), for ``PLAY_ON_NET``."""
+    the positions the champion played on from (not the knocks), for ``PLAY_ON_NET``; ``knock``: ``knock_data``'s
+    rows against the exact points of knocking now, for ``KNOCK_NET``."""
     import torch
     from torch import nn
 
     torch.set_num_threads(1)
-    data = load(data_dir)
+    if play_on and knock:
+        raise ValueError("train one network at a time: play_on or knock")
+    data = load(data_dir, KNOCK_FIELDS if knock else FIELDS)
     if play_on:
         data = {f: a[~data["knocked"]] for f, a in data.items()}
     x = inputs(data)
-    outcome = (data["points"].astype(np.float32) / POINT_SCALE)[:, None]
+    outcome = (data["knock_points" if knock else "points"].astype(np.float32) / POINT_SCALE)[:, None]
     game, val = held_out(data["episode"])
+    if not val.any() or val.all():
+        raise ValueError(f"{data_dir}: {len(x)} rows from {len(np.unique(game))} games leave no "
+                         f"{'validation' if not val.any() else 'training'} rows (every fifth game is held out)")
     baseline = float(((outcome[val] - outcome[~val].mean()) ** 2).mean()) * POINT_SCALE ** 2
     print(f"{len(x):,} rows, {len(np.unique(game)):,} games; validation error of the mean alone {baseline:.1f}")
     start = time.time()
@@ -172,24 +187,27 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
     scaled[1].bias.data.zero_()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / (PLAY_ON_NET if play_on else AFTERSTATE_NET)
+    path = out / (PLAY_ON_NET if play_on else KNOCK_NET if knock else AFTERSTATE_NET)
     scaled.eval()
     torch.onnx.export(scaled, (torch.from_numpy(x[:1]),), str(path), input_names=["x"], output_names=["points"],
                       dynamic_axes={"x": {0: "batch"}, "points": {0: "batch"}}, dynamo=False)
     write_card(path, {
-        "name": "champion afterstate value" + (", playing on" if play_on else ""),
+        "name": "champion afterstate value" + (", playing on" if play_on else ", knocking now" if knock else ""),
         "architecture": f"MLP {AFTERSTATE_WIDTH} -> " + " -> ".join(f"{h} ReLU" for h in hidden) + " -> 1",
         "parameters": sum(p.numel() for p in scaled.parameters()),
         "input": "ginbots.players.afterstate_value.afterstate_input: hand after the discard, its melded cards, "
                  "the card thrown, the pile, the opponent's sure / taken / declined / thrown cards, the opponent "
                  "model's holding chances (52 each); deadwood/50, stock/31, opponent turns/30, knockable",
-        "target": "the signed points the hand paid the discarding champion" + (
-            " (rows where it did not knock after the discard)" if play_on else ""),
+        "target": ("the signed points of knocking now, scored against the opponent's true hand (its best melds "
+                   "and layoffs), at the champion's searched knock decisions" if knock else
+                   "the signed points the hand paid the discarding champion" + (
+                       " (rows where it did not knock after the discard)" if play_on else "")),
         "data": {"folder": str(data_dir), "sha256": data_hash(Path(data_dir)), "rows": int(len(x)),
                  "train_rows": int((~val).sum()), "validation_rows": int(val.sum()),
                  "games": int(len(np.unique(game))), "opponents": list(OPPONENT_POOL),
-                 "explored_rows": int(data["explored"].sum()), "points_mean": float(data["points"].mean()),
-                 "points_std": float(data["points"].std())},
+                 **({"knocked_rows": int(data["knocked"].sum())} if knock else
+                    {"explored_rows": int(data["explored"].sum())}),
+                 "label_mean": float(outcome.mean() * POINT_SCALE), "label_std": float(outcome.std() * POINT_SCALE)},
         "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr, "dropout": DROPOUT,
                      "augmentation": "a random permutation of the suits of every card plane, per row and epoch",
                      "weight_decay": weight_decay, "batch": batch, "epochs": epochs, "seed": seed,
@@ -213,11 +231,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--td-lambda", type=float, default=1.0)
     parser.add_argument("--generations", type=int, default=1)
     parser.add_argument("--play-on", action="store_true", help="train the play-on network (rows without a knock)")
+    parser.add_argument("--knock", action="store_true",
+                        help="train the knock network on knock_data's rows (the exact points of knocking now)")
     parser.add_argument("--hidden", type=layer_widths, default=HIDDEN,
                         help=f"widths of the hidden layers, comma-separated (default {','.join(map(str, HIDDEN))})")
     args = parser.parse_args(argv)
     train(args.data, args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
-          generations=args.generations, play_on=args.play_on, hidden=args.hidden)
+          generations=args.generations, play_on=args.play_on, knock=args.knock, hidden=args.hidden)
 
 
 def layer_widths(text: str) -> tuple[int, ...]:

@@ -1,0 +1,104 @@
+"""Training data for the champion's learned value of knocking now (``ginbots.players.afterstate_value``).
+
+The champion plays the games of ``afterstate_data`` (the same pool of opponents); at each knock
+decision it searches (deadwood 1-10, within its budget) it records its position as the afterstate
+network reads it, and labels it with the points knocking there would pay, scored exactly against the
+opponent's true hand (it declares its best melds and lays off, as the engine scores). The label does
+not depend on what the champion then chose, so the rows carry no bias from its own knock rule; the
+worlds' estimate of the same knock and of playing on are kept beside it, to compare. Only data
+generation reads the opponent's hand (``watch``); the network learns to predict it from the view.
+Chunked and resumable: ``python -m ginbots.training.knock_data OUT GAMES [--workers N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ginbots.arena.chunks import generate_chunks, save_chunk
+from ginbots.arena.match import derive_seed
+from ginbots.game.melds import min_deadwood
+from ginbots.players.afterstate_value import view_masks
+from ginbots.players.base import Player
+from ginbots.search.rollout import knock_points
+
+from .afterstate_data import RecordingChampion, play_recorded
+
+#: Fields of a row: the afterstate network's input (``afterstate_data.FIELDS``' first ten), the exact
+#: points of knocking now, the worlds' mean points of knocking now and of playing on, whether it knocked,
+#: its deadwood, the hand's signed points and the episode.
+KNOCK_FIELDS = ("after", "thrown", "pile", "opp_known", "picked", "declined", "opp_discards", "holds", "stock",
+                "opp_turns", "knock_points", "search_knock", "search_play_on", "knocked", "deadwood", "points",
+                "episode")
+
+
+class KnockRecorder(RecordingChampion):
+    """The champion, recording each searched knock decision with its exact value against the true hand."""
+
+    def __init__(self, *, seed: int | None = None, **params) -> None:
+        super().__init__(seed=seed, **params)
+        self.opponent: Player | None = None
+        self.recorded = False  # whether this turn's knock decision was recorded
+
+    def watch(self, opponent: Player) -> None:
+        """The opponent whose hand labels the rows (data generation only)."""
+        self.opponent = opponent
+
+    def _knock_values(self, hand: int):
+        knock_now, play_on, melds, points = super()._knock_values(hand)
+        if self.opponent is None:
+            raise RuntimeError("KnockRecorder needs its opponent (watch) to label its rows")
+        k = self.knowledge
+        pile, opp_known, picked, declined, thrown = view_masks(k)
+        top = k.pile[-1]
+        self.hand_rows.append(dict(
+            after=hand, thrown=top, pile=pile & ~(1 << top), opp_known=opp_known, picked=picked, declined=declined,
+            opp_discards=thrown, holds=self.opponent_view()[0], stock=k.stock_size, opp_turns=k.opp_turns,
+            knock_points=knock_points(hand, self.opponent.hand, melds), search_knock=points,
+            search_play_on=play_on, knocked=False, deadwood=min_deadwood(hand)))
+        self.recorded = True
+        return knock_now, play_on, melds, points
+
+    def knock(self):
+        self.recorded = False
+        melds = super().knock()
+        if melds is not None and self.recorded:
+            self.hand_rows[-1]["knocked"] = True
+        return melds
+
+
+def _setup() -> None:
+    pass
+
+
+def _run(job: tuple[int, int, int, str]) -> int:
+    seed, start, size, path = job
+    seeds = [derive_seed(seed, g) for g in range(start, start + size)]
+    save_chunk(path, **play_recorded(seeds, KnockRecorder, KNOCK_FIELDS, first_game=start))
+    return size
+
+
+def generate(out_dir: str | Path, games: int, *, seed: int = 59, chunk: int = 40, workers: int = 1,
+             progress: bool | None = None) -> list[Path]:
+    """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``; chunks on disk are kept (resumable)."""
+    return generate_chunks(Path(out_dir), games, chunk, lambda start, size, path: (seed, start, size, path),
+                           setup=_setup, run=_run, unit="games", workers=workers, progress=progress,
+                           settings={"seed": seed, "recorder": "knock"})
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("games", type=int)
+    parser.add_argument("--seed", type=int, default=59)
+    parser.add_argument("--chunk", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        generate(args.out, args.games, seed=args.seed, chunk=args.chunk, workers=args.workers, progress=True)
+    except ValueError as exc:  # a folder recorded with other settings
+        parser.error(str(exc))
+
+
+if __name__ == "__main__":
+    main()
