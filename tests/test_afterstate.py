@@ -249,8 +249,8 @@ def test_a_trained_knock_network_enters_the_champions_knock_value(tmp_path, monk
     original = champion_module.knock_now_value
     monkeypatch.setattr(champion_module, "knock_now_value", lambda *a: asked.append(original(*a)) or asked[-1])
 
-    def play(blend):
-        bot = ChampionPlayer(seed=2, worlds=16, knock_net=blend, opponent_filter=False)
+    def play(blend, **params):
+        bot = ChampionPlayer(seed=2, worlds=16, knock_net=blend, **{"opponent_filter": False, **params})
         bot.prepare()
         return play_game([bot, SimplePlayer(seed=3)], seed=3, config=TWO_HANDS), bot
 
@@ -260,4 +260,11 @@ def test_a_trained_knock_network_enters_the_champions_knock_value(tmp_path, monk
     asked.clear()
     play(0.0)
     assert not asked  # off: the network is never read
+    # With the filter on against Simple its hands are trusted at some knocks: "untrusted" skips the network there.
+    counts = {}
+    for when in ("always", "untrusted"):
+        asked.clear()
+        play(1.0, opponent_filter=True, knock_net_when=when)
+        counts[when] = len(asked)
+    assert counts["always"] > counts["untrusted"]
     shared_afterstate_value.cache_clear()

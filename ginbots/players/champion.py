@@ -482,12 +482,7 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         if not self._searching():  # out of budget: the heuristic's knock rule (document 002's modification 1)
             return super().knock()
         knock_now, play_on, melds, points = self._timed(lambda: self._knock_values(hand))
-        blend = self.params["knock_net"]
-        if blend and self.utility is None:
-            learned = self._timed(lambda: knock_now_value(self.knowledge, self.opponent_view()[0]))
-            knock_now, points = ((1 - blend) * v + blend * learned for v in (knock_now, points))
-        if self.params["knock_leaf"] == "learned":
-            play_on = self._timed(lambda: play_on_value(self.knowledge, self.opponent_view()[0]))
+        knock_now, play_on, points = self._timed(lambda: self._learned_knock_values(knock_now, play_on, points))
         if knock_now - self.knock_correction(deadwood) - self.knock_margin() <= play_on:
             if self.utility is None:  # errors are learned in points (not with score_aware's equity)
                 self.hand_play_ons.append(play_on)
@@ -495,6 +490,18 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         self.pending_knock, self.pending_deadwood = points, deadwood
         self.pending_gap = self.world_mean
         return melds
+
+    def _learned_knock_values(self, knock_now: float, play_on: float, points: float) -> tuple[float, float, float]:
+        """The knock decision's values with the learned networks this configuration reads: ``knock_net`` blends
+        the network's points of knocking now into the worlds' (both the value and its points), and
+        ``knock_leaf=learned`` replaces the value of playing on."""
+        blend = self.params["knock_net"]
+        if blend and self.utility is None and (self.params["knock_net_when"] == "always" or not self.trusts_filter()):
+            learned = knock_now_value(self.knowledge, self.opponent_view()[0])
+            knock_now, points = (1 - blend) * knock_now + blend * learned, (1 - blend) * points + blend * learned
+        if self.params["knock_leaf"] == "learned":
+            play_on = play_on_value(self.knowledge, self.opponent_view()[0])
+        return knock_now, play_on, points
 
     def _note_gin_gap(self) -> None:
         """Keep this turn's worlds' mean opponent deadwood at our gin, as at a searched knock, so the

@@ -178,6 +178,11 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "knocking would have paid against the opponent's true hand at the champion's searched knock "
                        "decisions, weights/afterstate_knock.onnx) in the value of knocking now: (1 - w) x the "
                        "worlds' exact scoring + w x the network's (points only: not with score_aware); 0: off"),
+    Hyperparameter("knock_net_when", str, "always", choices=("always", "untrusted"), tunable=False,
+                   doc="with knock_net: at every searched knock, or only while the opponent filter's hands are not "
+                       "trusted (its worlds, drawn from hands that explain a Simple-like opponent's play, already "
+                       "predict knocks well there: on held-out rows against simple the worlds erred by 87 points "
+                       "squared, the network by 113)"),
     Hyperparameter("world_tilt", float, 0.0, 0.0, 1.0,
                    doc="structure in the sampled opponent hands: draw tilt_pool times as many from the "
                        "estimator and keep them in proportion to exp(-world_tilt x deadwood), since hands drawn "
