@@ -90,21 +90,34 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out = args.json or f"oracle_{args.opponent.replace(':', '_')}_{args.deals}_{args.seed}.json"
-    results = json.load(open(out)) if os.path.exists(out) else {}
+    saved = json.load(open(out)) if os.path.exists(out) else {}
+    results = saved.get("points", {})
     with Pool(args.workers) as pool:
         for variant in args.variants.split("/"):
             if variant not in results:
                 jobs = [(d, variant, args.opponent, args.seed) for d in range(args.deals)]
                 results[variant] = pool.map(play_deal, jobs, chunksize=10)
-                with open(out, "w", encoding="utf-8") as fh:
-                    json.dump(results, fh)
-            mean, se = mean_and_se(results[variant])
-            print(f"{variant:10s} {mean:+.2f} +- {se:.2f} points a hand ({args.deals} deals x 2)", flush=True)
-    base = results.get("none")
+                write(out, args, results)
+    for variant, row in write(out, args, results).items():
+        line = f"{variant:10s} {row['mean']:+.2f} +- {row['se']:.2f} points a hand ({args.deals} deals x 2)"
+        if "minus_none" in row:
+            line += f"; minus none {row['minus_none']['mean']:+.2f} +- {row['minus_none']['se']:.2f}"
+        print(line)
+
+
+def write(out: str, args: argparse.Namespace, results: dict[str, list[float]]) -> dict[str, dict]:
+    """Save every variant's points a deal and a summary (mean and standard error, and paired with ``none``)."""
+    summary = {}
     for variant, points in results.items():
-        if base and variant != "none":
-            mean, se = mean_and_se([a - b for a, b in zip(points, base)])
-            print(f"{variant} - none: {mean:+.2f} +- {se:.2f}")
+        mean, se = mean_and_se(points)
+        summary[variant] = {"mean": mean, "se": se}
+        if "none" in results and variant != "none":
+            mean, se = mean_and_se([a - b for a, b in zip(points, results["none"])])
+            summary[variant]["minus_none"] = {"mean": mean, "se": se}
+    with open(out, "w", encoding="utf-8") as fh:
+        json.dump({"opponent": args.opponent, "deals": args.deals, "seed": args.seed, "summary": summary,
+                   "points": results}, fh)
+    return summary
 
 
 if __name__ == "__main__":
