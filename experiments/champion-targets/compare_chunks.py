@@ -9,7 +9,8 @@ Usage: python experiments/champion-targets/compare_chunks.py DIR_A PREFIX_A DIR_
   (PREFIX: the file-name prefix before ``__vs__``, e.g. champion_worlds_96). More than one group of four pools
   them: chunks played in different folders (the first chunks in one, fresh ones in another) are compared as one
   set; a chunk index found twice on one side is refused, since it would count one set of deals twice (the same folder
-  and prefix named in several groups is read once).
+  and prefix named in several groups is read once). ``--chunks 1-40`` keeps only the chunks in that range (the target
+  deals apart from the fresh ones, 61-100, when one folder holds both).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def pooled_wins(sources: list[tuple[Path, str]]) -> dict[str, dict[int, tuple[in
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("groups", nargs="+", metavar="DIR_A PREFIX_A DIR_B PREFIX_B")
+    parser.add_argument("--chunks", type=chunk_range, default=None, metavar="LO-HI",
+                        help="only the chunks with an index in this range, both ends included")
     args = parser.parse_args(argv)
     if len(args.groups) % 4:
         parser.error("arguments come in groups of four: DIR_A PREFIX_A DIR_B PREFIX_B")
@@ -63,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     a = pooled_wins(list(dict.fromkeys((Path(g[0]), g[1]) for g in groups)))
     b = pooled_wins(list(dict.fromkeys((Path(g[2]), g[3]) for g in groups)))
     for opponent in sorted(set(a) & set(b)):
-        common = sorted(set(a[opponent]) & set(b[opponent]))
+        common = sorted(i for i in set(a[opponent]) & set(b[opponent])
+                        if args.chunks is None or args.chunks[0] <= i <= args.chunks[1])
         if not common:
             continue
         wins_a = sum(a[opponent][i][0] for i in common)
@@ -80,6 +84,14 @@ def main(argv: list[str] | None = None) -> int:
               f"B {100 * wins_b / games_b:5.1f}% [{100 * lo_b:.1f}, {100 * hi_b:.1f}] ({wins_b}/{games_b})  "
               f"A-B {100 * (wins_a / games_a - wins_b / games_b):+.1f} +- {100 * spread:.1f} points")
     return 0
+
+
+def chunk_range(text: str) -> tuple[int, int]:
+    """``--chunks``: LO-HI, two chunk indices."""
+    lo, _, hi = text.partition("-")
+    if not (lo.isdigit() and hi.isdigit()) or int(lo) > int(hi):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a range of chunk indices, such as 1-40")
+    return int(lo), int(hi)
 
 
 if __name__ == "__main__":
