@@ -19,7 +19,10 @@ heuristic's (document 002) with weights tuned inside the champion
   thresholds); the same worlds serve every candidate (common random numbers) and
   the weaker half of the candidates is dropped after each round (successive halving).
 - **Knock** (the decision that moves most points): knocking now, scored exactly on
-  each world with layoffs, against playing on.
+  each world with layoffs, against playing on. While the filter's hands are not trusted, the value
+  of knocking now is a network's instead (``knock_net``): trained on the champion's own knock
+  decisions, each labelled with what knocking would have paid against the opponent's true hand,
+  it predicts those points far better than worlds drawn from an estimator fitted on other players.
 - **Draw** (and, as an option, discard): the heuristic's choice is played out against
   the alternative; the search overrides the heuristic only when it finds more than
   ``override_margin`` points.
