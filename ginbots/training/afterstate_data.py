@@ -22,6 +22,7 @@ import numpy as np
 from ginbots.arena.chunks import generate_chunks, save_chunk
 from ginbots.arena.match import derive_seed
 from ginbots.game.engine import play_game
+from ginbots.game.knowledge import Knowledge
 from ginbots.players.afterstate_value import view_masks
 from ginbots.players.champion import ChampionPlayer
 from ginbots.players.registry import parse_spec
@@ -31,6 +32,15 @@ OPPONENT_POOL = ("champion", "simple", "simple:knock_at=0", "heuristic:tuned")
 #: Fields of a row, as saved in each chunk.
 FIELDS = ("after", "thrown", "pile", "opp_known", "picked", "declined", "opp_discards", "holds", "stock",
           "opp_turns", "knocked", "explored", "points", "episode")
+
+
+def position_row(k: Knowledge, after: int, thrown: int, holds: np.ndarray) -> dict:
+    """The afterstate network's input fields (``FIELDS``' first ten) for the position a seat's discard of
+    ``thrown`` leaves (``after``, its ten cards), as that seat sees it: the pile under the thrown card."""
+    pile, opp_known, picked, declined, opp_discards = view_masks(k)
+    return dict(after=after, thrown=thrown, pile=pile & ~(1 << thrown), opp_known=opp_known, picked=picked,
+                declined=declined, opp_discards=opp_discards, holds=np.asarray(holds, dtype=np.float32),
+                stock=k.stock_size, opp_turns=k.opp_turns)
 
 
 class RecordingChampion(ChampionPlayer):
@@ -84,12 +94,9 @@ class ExploringChampion(RecordingChampion):
             best = sorted(self.last_values, key=lambda c: (-self.last_values[c], c))[:3]
             card, explored = self.explore_rng.choice(best), True
         holds = self.last_holds if self.last_holds is not None else self.opponent_view()[0]
-        k = self.knowledge
-        pile, opp_known, picked, declined, thrown = view_masks(k)
-        self.hand_rows.append(dict(after=self.hand & ~(1 << card), thrown=card, pile=pile, opp_known=opp_known,
-                                   picked=picked, declined=declined, opp_discards=thrown,
-                                   holds=np.asarray(holds, dtype=np.float32), stock=k.stock_size,
-                                   opp_turns=k.opp_turns, knocked=False, explored=explored))
+        # The card is not on the pile yet: the row is the position it is about to leave.
+        row = position_row(self.knowledge, self.hand & ~(1 << card), card, holds)
+        self.hand_rows.append({**row, "knocked": False, "explored": explored})
         return card
 
     def knock(self):

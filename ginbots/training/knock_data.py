@@ -18,11 +18,10 @@ from pathlib import Path
 from ginbots.arena.chunks import generate_chunks, save_chunk
 from ginbots.arena.match import derive_seed
 from ginbots.game.melds import min_deadwood
-from ginbots.players.afterstate_value import view_masks
 from ginbots.players.base import Player
 from ginbots.search.rollout import knock_points
 
-from .afterstate_data import RecordingChampion, play_recorded
+from .afterstate_data import RecordingChampion, play_recorded, position_row
 
 #: Fields of a row: the afterstate network's input (``afterstate_data.FIELDS``' first ten), the exact
 #: points of knocking now, the worlds' mean points of knocking now and of playing on, whether it knocked,
@@ -48,14 +47,10 @@ class KnockRecorder(RecordingChampion):
         knock_now, play_on, melds, points = super()._knock_values(hand)
         if self.opponent is None:
             raise RuntimeError("KnockRecorder needs its opponent (watch) to label its rows")
-        k = self.knowledge
-        pile, opp_known, picked, declined, thrown = view_masks(k)
-        top = k.pile[-1]
-        self.hand_rows.append(dict(
-            after=hand, thrown=top, pile=pile & ~(1 << top), opp_known=opp_known, picked=picked, declined=declined,
-            opp_discards=thrown, holds=self.opponent_view()[0], stock=k.stock_size, opp_turns=k.opp_turns,
-            knock_points=knock_points(hand, self.opponent.hand, melds), search_knock=points,
-            search_play_on=play_on, knocked=False, deadwood=min_deadwood(hand)))
+        row = position_row(self.knowledge, hand, self.knowledge.pile[-1], self.opponent_view()[0])
+        self.hand_rows.append({**row, "knock_points": knock_points(hand, self.opponent.hand, melds),
+                               "search_knock": points, "search_play_on": play_on, "knocked": False,
+                               "deadwood": min_deadwood(hand)})
         self.recorded = True
         return knock_now, play_on, melds, points
 
