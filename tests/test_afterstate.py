@@ -1,5 +1,7 @@
 """The champion's afterstate value: its data, its encoding at play and in training, its network."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -229,6 +231,23 @@ def test_knock_rows_are_labelled_with_the_points_the_engine_pays_a_knock():
     assert unwatched.forfeit is not None and "watch" in unwatched.forfeit.detail
 
 
+def test_knock_data_records_its_opponents_and_refuses_a_change_or_an_unknown_player(tmp_path):
+    """The recorder plays without the knock network whatever the default (a seed keeps its rows); the pool
+    is part of a folder's settings, so a resume against other opponents is refused, and an unknown player
+    fails before any game."""
+    from ginbots.training.knock_data import KnockRecorder, generate
+
+    assert KnockRecorder(seed=1).params["knock_net"] == 0 and KnockRecorder(seed=1, knock_net=1).params["knock_net"] == 1
+    generate(tmp_path / "a", 1, chunk=1, opponents=("simple:knock_at=0",), progress=False)
+    settings = json.loads((tmp_path / "a" / "settings.json").read_text())
+    assert settings["opponents"] == ["simple:knock_at=0"]
+    with pytest.raises(ValueError, match="opponents"):
+        generate(tmp_path / "a", 2, chunk=1, opponents=("simple",), progress=False)
+    with pytest.raises(KeyError, match="nosuch"):
+        generate(tmp_path / "b", 1, chunk=1, opponents=("simple", "nosuch"), progress=False)
+    assert not (tmp_path / "b").exists()
+
+
 def test_a_trained_knock_network_enters_the_champions_knock_value(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     from ginbots.arena.chunks import save_chunk
@@ -236,10 +255,14 @@ def test_a_trained_knock_network_enters_the_champions_knock_value(tmp_path, monk
     from ginbots.training.knock_data import KNOCK_FIELDS, KnockRecorder, play_recorded
 
     data = play_recorded([21, 22, 23, 24, 25, 26], KnockRecorder, KNOCK_FIELDS, opponents=("simple",))
-    (tmp_path / "data").mkdir()
-    save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
-    path = train(tmp_path / "data", tmp_path / "net", epochs=2, knock=True)
+    for folder in ("data", "more"):  # two data folders train one network; the card names both
+        (tmp_path / folder).mkdir()
+        save_chunk(tmp_path / folder / "chunk_00000.npz", **data)
+    path = train([tmp_path / "data", tmp_path / "more"], tmp_path / "net", epochs=2, knock=True)
     assert path.name == "afterstate_knock.onnx" and np.isfinite(AfterstateValue(str(path))(inputs(data))).all()
+    card = json.loads(path.with_name("afterstate_knock.card.json").read_text())["data"]
+    assert card["rows"] == 2 * len(data["points"]) and card["folder"] == str(tmp_path / "data")
+    assert [a["folder"] for a in card["also"]] == [str(tmp_path / "more")] and card["sha256"] == card["also"][0]["sha256"]
     monkeypatch.setenv("GINBOTS_WEIGHTS", str(path.parent))
     shared_afterstate_value.cache_clear()
 

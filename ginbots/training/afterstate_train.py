@@ -15,12 +15,12 @@ import datetime
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from ginbots import __version__
-from ginbots.arena.chunks import chunk_files
+from ginbots.arena.chunks import SETTINGS_FILE, chunk_files
 from ginbots.estimators.weights import write_card
 from ginbots.players.afterstate_value import (
     AFTERSTATE_NET,
@@ -40,20 +40,40 @@ HIDDEN = (128, 64)
 #: Dropout after each hidden layer: the labels are one hand's points, very noisy for one position.
 DROPOUT = 0.2
 PLANES = 9  # the 52-card planes at the front of each row (afterstate_input)
+#: Episode numbers of the k-th data folder start at k x this (a multiple of 1,000, so every fifth game
+#: of each folder is held out, as of one; afterstate_data numbers episodes up to about 200 x its games).
+FOLDER_EPISODES = 10 ** 12
 
 
-def load(folder: str | Path, fields: tuple[str, ...] = FIELDS) -> dict[str, np.ndarray]:
-    """Every row of every chunk in ``folder`` (``fields``: its recorder's, ``KNOCK_FIELDS`` for ``knock_data``)."""
-    paths = chunk_files(folder)
-    if not paths:
-        recorder = "knock_data" if fields == KNOCK_FIELDS else "afterstate_data"
-        raise FileNotFoundError(f"no chunks in {folder}; run `python -m ginbots.training.{recorder}` first")
+def load(folder: str | Path | Sequence[str | Path], fields: tuple[str, ...] = FIELDS) -> dict[str, np.ndarray]:
+    """Every row of every chunk in ``folder``, or in each of several folders, in order (``fields``: its
+    recorder's, ``KNOCK_FIELDS`` for ``knock_data``). The k-th folder's episodes are numbered from
+    k x ``FOLDER_EPISODES``, so that its games stay apart from the others' (and every fifth is held out)."""
     parts = []
-    for p in paths:
-        with np.load(p) as data:
-            if len(data["points"]):
-                parts.append({f: data[f] for f in fields})
+    for k, one in enumerate(data_folders(folder)):
+        paths = chunk_files(one)
+        if not paths:
+            recorder = "knock_data" if fields == KNOCK_FIELDS else "afterstate_data"
+            raise FileNotFoundError(f"no chunks in {one}; run `python -m ginbots.training.{recorder}` first")
+        for p in paths:
+            with np.load(p) as data:
+                if len(data["points"]):
+                    part = {f: data[f] for f in fields}
+                    part["episode"] = part["episode"].astype(np.int64) + k * FOLDER_EPISODES
+                    parts.append(part)
     return {f: np.concatenate([p[f] for p in parts]) for f in fields}
+
+
+def data_folders(folder: str | Path | Sequence[str | Path]) -> list[Path]:
+    """One data folder or several, as a list."""
+    return [Path(folder)] if isinstance(folder, (str, Path)) else [Path(f) for f in folder]
+
+
+def opponents_of(folder: Path) -> list[str]:
+    """The opponents a data folder was recorded against (its settings; older folders: the pool)."""
+    settings = folder / SETTINGS_FILE
+    kept = json.loads(settings.read_text(encoding="utf-8")) if settings.exists() else {}
+    return list(kept.get("opponents", OPPONENT_POOL))
 
 
 def held_out(episode: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -140,11 +160,12 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
     return history, best
 
 
-def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: int = 512, lr: float = 1e-3,
+def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, epochs: int = 8, batch: int = 512,
+          lr: float = 1e-3,
           weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
           play_on: bool = False, knock: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Path:
-    """Fit the network on every chunk in ``data_dir``, export it and its card to ``out_dir``. With
-    ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
+    """Fit the network on every chunk in ``data_dir`` (a folder or several), export it and its card to
+    ``out_dir``. With ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
     the previous fit's values (validation is always against the hands' real points). ``play_on``: only
     the positions the champion played on from (not the knocks), for ``PLAY_ON_NET``; ``knock``: ``knock_data``'s
     rows against the exact points of knocking now, for ``KNOCK_NET``."""
@@ -202,9 +223,9 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
                    "and layoffs), at the champion's searched knock decisions" if knock else
                    "the signed points the hand paid the discarding champion" + (
                        " (rows where it did not knock after the discard)" if play_on else "")),
-        "data": {"folder": str(data_dir), "sha256": data_hash(Path(data_dir)), "rows": int(len(x)),
+        "data": {**_sources(data_dir), "rows": int(len(x)),
                  "train_rows": int((~val).sum()), "validation_rows": int(val.sum()),
-                 "games": int(len(np.unique(game))), "opponents": list(OPPONENT_POOL),
+                 "games": int(len(np.unique(game))),
                  **({"knocked_rows": int(data["knocked"].sum())} if knock else
                     {"explored_rows": int(data["explored"].sum())}),
                  "label_mean": float(outcome.mean() * POINT_SCALE), "label_std": float(outcome.std() * POINT_SCALE)},
@@ -222,10 +243,18 @@ def train(data_dir: str | Path, out_dir: str | Path, *, epochs: int = 8, batch: 
     return path
 
 
+def _sources(data_dir: str | Path | Sequence[str | Path]) -> dict[str, Any]:
+    """The card's record of the data: the folder, its hash and opponents; a second folder and on under ``also``."""
+    folders = [{"folder": str(f), "sha256": data_hash(f), "opponents": opponents_of(f)} for f in data_folders(data_dir)]
+    return {**folders[0], **({"also": folders[1:]} if len(folders) > 1 else {})}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data")
     parser.add_argument("out")
+    parser.add_argument("--also", action="append", default=[], metavar="DATA",
+                        help="another data folder of the same recorder to train on as well (repeatable)")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--td-lambda", type=float, default=1.0)
@@ -236,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=layer_widths, default=HIDDEN,
                         help=f"widths of the hidden layers, comma-separated (default {','.join(map(str, HIDDEN))})")
     args = parser.parse_args(argv)
-    train(args.data, args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
+    train([args.data, *args.also], args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
           generations=args.generations, play_on=args.play_on, knock=args.knock, hidden=args.hidden)
 
 
