@@ -6,7 +6,8 @@ match) and records each searched knock decision labelled with the points knockin
 against the opponent's true hand. The opponent's hand is followed from the engine's own messages to it
 (the deal, its draws and discards), never asked of it, so any bot, in-process or behind the bridge,
 can be scored. The rows then score how well the worlds and knock networks predict those points
-against an opponent outside the data's pool (``--nets``): mean squared error and bias.
+against an opponent outside the data's pool (``--nets``, and their blends with the worlds as
+``knock_net`` weighs them): mean squared error and bias.
 
 Usage: python experiments/champion-knock-net/knock_rows_against.py OPPONENT --games N --seed S --out FOLDER
        [--spec champion:...] [--nets NET_FOLDER ...] [--json OUT]
@@ -30,6 +31,10 @@ from ginbots.players.champion import ChampionPlayer
 from ginbots.players.registry import parse_spec
 from ginbots.training.afterstate_train import inputs, load
 from ginbots.training.knock_data import KNOCK_FIELDS, KnockRecorder
+
+
+#: Weights of the network in the blends scored (knock_net's values).
+BLENDS = (0.25, 0.5, 0.75, 1.0)
 
 
 class HandFollower:
@@ -86,12 +91,17 @@ def record(opponent: str, games: int, seed: int, spec: str) -> dict[str, np.ndar
 
 
 def score(data: dict[str, np.ndarray], nets: list[str]) -> dict[str, Any]:
-    """Mean squared error and bias of the worlds' and each network's points of knocking now."""
+    """Mean squared error and bias of the worlds' and each network's points of knocking now, and of the
+    blends ``knock_net`` makes of the two ((1 - w) x worlds + w x network)."""
     truth = data["knock_points"].astype(float)
-    guesses = {"worlds": data["search_knock"].astype(float)}
+    worlds = data["search_knock"].astype(float)
+    guesses = {"worlds": worlds}
     for net in nets:
-        guesses[net] = AfterstateValue(str(Path(net) / KNOCK_NET))(inputs(data)).astype(float)
-    report: dict[str, Any] = {"rows": int(len(truth)), "label_mean": float(truth.mean()), "label_var": float(truth.var())}
+        values = AfterstateValue(str(Path(net) / KNOCK_NET))(inputs(data)).astype(float)
+        for w in BLENDS:
+            guesses[f"{net} x {w:g}"] = (1 - w) * worlds + w * values
+    report: dict[str, Any] = {"rows": int(len(truth)), "knocked": int(data["knocked"].sum()),
+                              "label_mean": float(truth.mean()), "label_var": float(truth.var())}
     for name, guess in guesses.items():
         error = guess - truth
         report[name] = {"mse": float((error ** 2).mean()), "bias": float(error.mean()),
