@@ -99,7 +99,7 @@ def score(data: dict[str, np.ndarray], nets: list[str]) -> dict[str, Any]:
     for net in nets:
         values = AfterstateValue(str(Path(net) / KNOCK_NET))(inputs(data)).astype(float)
         for w in BLENDS:
-            guesses[f"{net} x {w:g}"] = (1 - w) * worlds + w * values
+            guesses[f"{Path(net).name}_{round(100 * w)}"] = (1 - w) * worlds + w * values  # weights_75: 0.75
     report: dict[str, Any] = {"rows": int(len(truth)), "knocked": int(data["knocked"].sum()),
                               "label_mean": float(truth.mean()), "label_var": float(truth.var())}
     for name, guess in guesses.items():

@@ -173,13 +173,16 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                    doc="the value of playing on at a knock decision: playouts (both seats on Simple's rule) or "
                        "learned (the afterstate network trained on the positions the champion played on from, "
                        "weights/afterstate_play_on.onnx)"),
-    Hyperparameter("knock_net", float, 1.0, 0.0, 1.0,
+    Hyperparameter("knock_net", float, 0.75, 0.0, 1.0,
                    doc="weight of a learned value of knocking now (the afterstate network trained on the points "
                        "knocking would have paid against the opponent's true hand at the champion's searched knock "
                        "decisions, weights/afterstate_knock.onnx) in the value of knocking now: (1 - w) x the "
                        "worlds' exact scoring + w x the network's (points only: not with score_aware); 0: off (the "
                        "default before 2026-11-28, latest: on the target deals 1 won 66.6% of 10,000 games against "
-                       "heuristic:tuned where 0 won 64.6%, +2.0 +- 0.6 points by chunk; experiments/champion-knock-net)"),
+                       "heuristic:tuned where 0 won 64.6%, +2.0 +- 0.6 points by chunk; experiments/champion-knock-net). "
+                       "0.75 since 2026-11-28, later: the blend predicts knocks better against opponents outside the "
+                       "network's pool, and against the public entry java-tonic it won 56.4% of 3,000 games where 1 "
+                       "won 53.6%, +2.8 +- 1.2 points paired by deal; level on the target deals and the outside opponents"),
     Hyperparameter("knock_net_when", str, "untrusted", choices=("always", "untrusted"), tunable=False,
                    doc="with knock_net: at every searched knock, or only while the opponent filter's hands are not "
                        "trusted (its worlds, drawn from hands that explain a Simple-like opponent's play, already "
