@@ -29,6 +29,7 @@ from ginbots.game.engine import play_game
 from ginbots.players.afterstate_value import KNOCK_NET, AfterstateValue
 from ginbots.players.champion import ChampionPlayer
 from ginbots.players.registry import parse_spec
+from ginbots.training.afterstate_data import row_arrays
 from ginbots.training.afterstate_train import inputs, load
 from ginbots.training.knock_data import KNOCK_FIELDS, KnockRecorder
 
@@ -67,8 +68,7 @@ def record(opponent: str, games: int, seed: int, spec: str) -> dict[str, np.ndar
     """Games to 100 against one ``opponent`` object, the seats alternating; the recorder's rows."""
     params = parse_spec(spec).params
     # The champion as it plays (its default knock network), unless the spec says otherwise.
-    default_knock_net = next(hp.default for hp in ChampionPlayer.hyperparameters if hp.name == "knock_net")
-    bot = KnockRecorder(seed=seed, **{"knock_net": default_knock_net, **params})
+    bot = KnockRecorder(seed=seed, **{"knock_net": ChampionPlayer._defaults()["knock_net"], **params})
     bot.prepare()
     other = HandFollower(parse_spec(opponent).make(seed=derive_seed(seed, 1)))
     bot.watch(other)
@@ -81,13 +81,8 @@ def record(opponent: str, games: int, seed: int, spec: str) -> dict[str, np.ndar
     finally:
         if hasattr(other.inner, "close"):
             other.inner.close()
-    rows = bot.rows
-    print(f"{spec} vs {opponent}: won {wins} of {games}; {len(rows)} knock rows")
-    out = {f: np.array([r[f] for r in rows]) for f in KNOCK_FIELDS if f != "holds"}
-    out["holds"] = np.stack([r["holds"] for r in rows]).astype(np.float32)
-    for f in ("after", "pile", "opp_known", "picked", "declined", "opp_discards"):
-        out[f] = out[f].astype(np.uint64)
-    return out
+    print(f"{spec} vs {opponent}: won {wins} of {games}; {len(bot.rows)} knock rows")
+    return row_arrays(bot.rows, KNOCK_FIELDS)
 
 
 def score(data: dict[str, np.ndarray], nets: list[str]) -> dict[str, Any]:

@@ -134,6 +134,11 @@ def play_recorded(seeds: list[int], recorder: Callable[..., RecordingChampion], 
         for p, offset in ((ours, 0), (theirs, 1)):
             if p is ours or opponent == "champion":
                 rows += [{**r, "episode": (2 * g + offset) * 100 + r["episode"]} for r in p.rows]
+    return row_arrays(rows, fields)
+
+
+def row_arrays(rows: list[dict], fields: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Recorded rows (dicts of ``fields``) as the arrays a chunk keeps: card masks as uint64, holds as float32."""
     if not rows:
         return {f: np.zeros(0) for f in fields}
     out = {f: np.array([r[f] for r in rows]) for f in fields if f != "holds"}

@@ -161,8 +161,7 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
 
 
 def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, epochs: int = 8, batch: int = 512,
-          lr: float = 1e-3,
-          weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
+          lr: float = 1e-3, weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
           play_on: bool = False, knock: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Path:
     """Fit the network on every chunk in ``data_dir`` (a folder or several), export it and its card to
     ``out_dir``. With ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
