@@ -4,7 +4,7 @@ Each row is a searched knock decision with the points knocking there would have 
 opponent's true hand (``knock_points``) and the points the hand finally paid (``points``: after a
 decision to play on, what playing on, with the champion's later decisions, brought). Two questions:
 
-* **Knocking more.** The rule "knock when the 0.75 blend of the network and the worlds exceeds the
+* **Knocking more.** The rule "knock when the default blend (``knock_net``) of the network and the worlds exceeds the
   worlds' value of playing on by more than -c" would knock at the first row of a hand where it fires
   and where the champion played on; the hand then pays that row's ``knock_points`` instead of its
   ``points``. The gain per hand is exact for these hands (no model), up to the opponent's replies
@@ -29,11 +29,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 from knock_rows_against import inputs  # noqa: E402  (the rows' network inputs, as scored there)
 
 from ginbots.players.afterstate_value import KNOCK_NET, AfterstateValue  # noqa: E402
+from ginbots.players.champion import ChampionPlayer  # noqa: E402
 
 #: The margins c of the "knock more" rule: 0 is the bare comparison, larger knocks more.
 MARGINS = (0, 2, 4, 6, 8, 12)
 #: Deadwood bands of the "knock less" table.
 BANDS = ((1, 4), (5, 7), (8, 10))
+#: The network's weight in the blend: the champion's default ``knock_net``.
+BLEND = ChampionPlayer._defaults()["knock_net"]
 
 
 def knock_more(rows: dict[str, np.ndarray], blend: np.ndarray, margin: float) -> tuple[int, float]:
@@ -72,7 +75,7 @@ def knock_less(rows: dict[str, np.ndarray], low: int, high: int) -> tuple[int, f
 
 def report(folder: Path, net: AfterstateValue) -> list[str]:
     rows = dict(np.load(next(folder.glob("*.npz"))))
-    blend = 0.75 * net(inputs(rows)).astype(float) + 0.25 * rows["search_knock"]
+    blend = BLEND * net(inputs(rows)).astype(float) + (1 - BLEND) * rows["search_knock"]
     hands = len(np.unique(rows["episode"]))
     lines = [f"{folder.name} (rows played by the champion of 2026-11-28 with knock_net=1): {len(blend)} rows, {hands} hands, {int(rows['knocked'].sum())} knocks"]
     more = []
