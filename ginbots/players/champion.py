@@ -2,7 +2,8 @@
 
 Goes beyond the five documents. Hand building is the eight-hyperparameter
 heuristic's (document 002) with weights tuned inside the champion
-(``CHAMPION_HAND_WEIGHTS``); on top of it:
+(``CHAMPION_HAND_WEIGHTS``), taking the face-up card on the document's own reading of its first
+draw rule (a card that lowers the deadwood, that is one that melds); on top of it:
 
 - **Sampled worlds.** Each decision samples opponent hands and, for each, a stock
   order of the remaining cards. The hands come from a particle filter that weighs them
