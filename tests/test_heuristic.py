@@ -129,6 +129,27 @@ def test_forced_discard_when_it_makes_the_hand_knockable(monkeypatch) -> None:
     assert called
 
 
+@pytest.mark.parametrize("rule", ["valued", "knockable"])
+def test_knockable_discard_options_score_the_forced_discard(monkeypatch, rule: str) -> None:
+    """Not the document's shortcut, even when the opponent does not look close: valued scores every unmelded
+    card, knockable only those that leave the hand knockable (KD and 2C: 9 points of deadwood besides), and the
+    best value goes, here the lower 2C."""
+    player = _player(close_share=1.0, close_deadwood=0, knockable_discard=rule)
+    _deal(player, "AS 2S 3S 5C 5D 5H 9H 9C 9D 2C", drawn="KD")
+    seen = []
+
+    def values(candidates, *rest):
+        seen.extend(candidates)
+        return {c: (1.0 if c == parse_card("2C") else 0.0) for c in candidates}
+
+    monkeypatch.setattr(player, "discard_values", values)
+    assert player.discard() == parse_card("2C")
+    if rule == "knockable":
+        assert sorted(seen) == sorted([parse_card("KD"), parse_card("2C")])
+    else:
+        assert {parse_card("KD"), parse_card("2C")} <= set(seen)
+
+
 def test_a_fully_melded_hand_stays_melded() -> None:
     player = _player()
     _deal(player, "7C 8C 9C TC 5C 5D 5H KH KS KD", drawn="KC")
