@@ -425,10 +425,10 @@ def _gaps_after_three_games(**params) -> list[float]:
     """The gaps a champion (tilt_learning=2, filter off, 96 worlds, the plain draw margin) learns in three games
     against Simple.
 
-    96 worlds, no early-knocker draw margin and no learned knock value pin the scenario these seeds give: three
-    searched knocks before the champion's first gin."""
+    96 worlds, no early-knocker draw margin, a draw margin of 2 and no learned knock value pin the scenario these
+    seeds give: three searched knocks before the champion's first gin."""
     bot = ChampionPlayer(seed=5, tilt_learning=2.0, opponent_filter=False, worlds=96, early_knocker_override=-1.0,
-                         knock_net=0.0, **params)
+                         override_margin=2.0, knock_net=0.0, **params)
     for g in range(3):
         other = SimplePlayer(seed=g)
         play_game((bot, other) if g % 2 == 0 else (other, bot), seed=40 + g)
