@@ -16,8 +16,9 @@ import collections
 import json
 from pathlib import Path
 
-from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, parse_card
+from ginbots.game.cards import parse_card
 from ginbots.game.melds import discard_deadwoods, min_deadwood
+from ginbots.players.heuristic import highest_card, knockable_discards, unmelded_discards
 
 
 def gins_with(hand: int, card: int) -> bool:
@@ -28,13 +29,10 @@ def gins_with(hand: int, card: int) -> bool:
 
 def forced_discard(before: int) -> tuple[int | None, list[int]]:
     """The document's forced discard of an eleven-card hand (None if there is none) and every unmelded
-    card whose discard leaves the hand knockable."""
+    card whose discard leaves the hand knockable, by the heuristic's own rule."""
     now = min_deadwood(before)
-    unmelded = [c for c, dw in discard_deadwoods(before) if dw == now - CARD_POINTS[c]]
-    knockable = [c for c in unmelded if now - CARD_POINTS[c] <= MAX_DEADWOOD]
-    if not knockable:
-        return None, []
-    return max(knockable, key=lambda c: (CARD_POINTS[c], c)), knockable
+    knockable = knockable_discards(unmelded_discards(discard_deadwoods(before), now), now)
+    return (highest_card(knockable) if knockable else None), knockable
 
 
 def count(path: Path) -> collections.Counter:

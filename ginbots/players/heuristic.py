@@ -46,6 +46,22 @@ from .tracking import LAYOFF_SAMPLES, KnowledgePlayer
 _ONE = np.uint64(1)
 
 
+def unmelded_discards(outcomes: Sequence[tuple[int, int]], now: int) -> list[int]:
+    """Of (card, deadwood after discarding it) pairs of a hand with ``now`` deadwood, the cards unmelded in
+    some optimal melding: their discard lowers the deadwood by their own points."""
+    return [c for c, dw in outcomes if dw == now - CARD_POINTS[c]]
+
+
+def knockable_discards(unmelded: Sequence[int], now: int) -> list[int]:
+    """The unmelded cards whose discard leaves the hand knockable; document 002's forced discard is the
+    highest of them (``highest_card``)."""
+    return [c for c in unmelded if now - CARD_POINTS[c] <= MAX_DEADWOOD]
+
+
+def highest_card(cards: Sequence[int]) -> int:
+    return max(cards, key=lambda c: (CARD_POINTS[c], c))
+
+
 class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
     """Heuristic-utility player with opponent-gain sampling (document 002)."""
 
@@ -191,14 +207,13 @@ class HeuristicUtilityPlayer(UsesNamedEstimator, KnowledgePlayer):
             still_gin = [c for c, dw in outcomes if dw == 0]
             if still_gin:
                 return still_gin[0]
-        # Unmelded in some optimal melding: its discard lowers deadwood by its own points.
-        unmelded = [c for c, dw in outcomes if dw == now - CARD_POINTS[c]]
+        unmelded = unmelded_discards(outcomes, now)
         candidates = unmelded or [c for c, _ in outcomes]
         rule = self.params["knockable_discard"]
         if unmelded and rule != "valued" and not self.opponent_looks_close(opponents):
-            knockable = [c for c in unmelded if now - CARD_POINTS[c] <= MAX_DEADWOOD]
+            knockable = knockable_discards(unmelded, now)
             if rule == "document" and knockable:
-                return max(knockable, key=lambda c: (CARD_POINTS[c], c))  # the forced discard
+                return highest_card(knockable)  # the forced discard
             if len(knockable) == 1:
                 return knockable[0]
             if knockable:
