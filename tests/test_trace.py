@@ -6,6 +6,7 @@ from ginbots.cli import main
 
 from ginbots.arena.trace import (
     describe_hand,
+    follow_hand,
     format_hand,
     read_traces,
     replay,
@@ -67,6 +68,28 @@ def test_describe_hand_shows_turns_melds_and_deadwood():
     assert "dealt:" in text and "discards" in text and "deadwood" in text and "scores" in text
     with pytest.raises(ValueError, match="does not exist"):
         describe_hand(res.trace, 99)
+
+
+def test_follow_hand_keeps_both_hands_card_for_card():
+    from ginbots.game.cards import parse_card
+    res = play_game([SimplePlayer(seed=1), SimplePlayer(seed=2)], seed=5, trace=True)
+    checked = 0
+    for number, hand in enumerate(res.trace["hands"], 1):
+        for event, held in follow_hand(hand, number):
+            assert held[0] & held[1] == 0
+            kind, seat = event["e"], event.get("p")
+            if kind in ("draw", "discard"):
+                card_held = held[seat] >> parse_card(event["card"]) & 1
+                assert (card_held, bin(held[seat]).count("1")) == ((1, 11) if kind == "draw" else (0, 10))
+                checked += 1
+            elif kind == "melds":
+                for meld in event["melds"]:
+                    assert all(held[seat] >> parse_card(c) & 1 for c in meld)
+    assert checked > 20
+    first = res.trace["hands"][0]
+    bad = {**first, "dealt": [first["dealt"][0][:9], first["dealt"][1]]}
+    with pytest.raises(ValueError, match="hand 3: each player must be dealt 10 distinct cards"):
+        list(follow_hand(bad, 3))
 
 
 def test_format_hand_groups_melds_and_tags_gin():

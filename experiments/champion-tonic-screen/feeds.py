@@ -16,6 +16,7 @@ import collections
 import json
 from pathlib import Path
 
+from ginbots.arena.trace import follow_hand
 from ginbots.game.cards import parse_card
 from ginbots.game.melds import discard_deadwoods, min_deadwood
 from ginbots.players.heuristic import highest_card, knockable_discards, unmelded_discards
@@ -41,21 +42,18 @@ def count(path: Path) -> collections.Counter:
         game = json.loads(line)
         labels = game["players"]
         for hand in game["hands"]:
-            held = [sum(1 << parse_card(c) for c in hand["dealt"][seat]) for seat in (0, 1)]
-            for event in hand["events"]:
-                if event["e"] == "draw":
-                    held[event["p"]] |= 1 << parse_card(event["card"])
-                elif event["e"] == "discard":
-                    seat, card = event["p"], parse_card(event["card"])
-                    before, other = held[seat], held[1 - seat]
-                    held[seat] &= ~(1 << card)
-                    forced, knockable = forced_discard(before)
-                    kind = "forced" if card == forced else "other"
-                    counts[labels[seat], kind, "discards"] += 1
-                    if gins_with(other, card):
-                        counts[labels[seat], kind, "handed a gin"] += 1
-                        if kind == "forced" and any(not gins_with(other, c) for c in knockable if c != card):
-                            counts[labels[seat], kind, "handed a gin, a safe knockable discard besides"] += 1
+            for event, held in follow_hand(hand):
+                if event["e"] != "discard":
+                    continue
+                seat, card = event["p"], parse_card(event["card"])
+                before, other = held[seat] | 1 << card, held[1 - seat]
+                forced, knockable = forced_discard(before)
+                kind = "forced" if card == forced else "other"
+                counts[labels[seat], kind, "discards"] += 1
+                if gins_with(other, card):
+                    counts[labels[seat], kind, "handed a gin"] += 1
+                    if kind == "forced" and any(not gins_with(other, c) for c in knockable if c != card):
+                        counts[labels[seat], kind, "handed a gin, a safe knockable discard besides"] += 1
     return counts
 
 

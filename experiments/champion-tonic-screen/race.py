@@ -16,6 +16,7 @@ import collections
 import json
 from pathlib import Path
 
+from ginbots.arena.trace import dealt_hands, follow_hand
 from ginbots.game.cards import parse_card
 from ginbots.game.melds import min_deadwood
 
@@ -35,9 +36,9 @@ def read(path: Path) -> tuple[collections.Counter, dict[str, dict[int, list[int]
         before = [0, 0]  # the game's scores before this hand (the engine's scores event is cumulative)
         for hand in game["hands"]:
             hands_seen += 1
-            held = [sum(bit(c) for c in hand["dealt"][seat]) for seat in (0, 1)]
+            held = dealt_hands(hand)
             turns, last_discard, took_discard, melds, scores = [0, 0], [None, None], [False, False], [], before
-            for event in hand["events"]:
+            for event, after in follow_hand(hand):
                 kind, seat = event["e"], event.get("p")
                 if kind == "offer":
                     lowers = min_deadwood(held[seat] | bit(event["card"])) < min_deadwood(held[seat])
@@ -45,17 +46,16 @@ def read(path: Path) -> tuple[collections.Counter, dict[str, dict[int, list[int]
                            "taken" if event["take"] else "passed"] += 1
                 elif kind == "draw":
                     took_discard[seat] = last_discard[1 - seat] == event["card"]
-                    held[seat] |= bit(event["card"])
                 elif kind == "discard":
-                    held[seat] &= ~bit(event["card"])
                     last_discard = [None, None]
                     last_discard[seat] = event["card"]
                     turns[seat] += 1
-                    deadwood[labels[seat]][turns[seat]].append(min_deadwood(held[seat]))
+                    deadwood[labels[seat]][turns[seat]].append(min_deadwood(after[seat]))
                 elif kind == "melds":
                     melds.append(seat)
                 elif kind == "scores":
                     scores = event["scores"]
+                held = after
             gained, before = [scores[seat] - before[seat] for seat in (0, 1)], scores
             if not melds:
                 counts["cancelled hands"] += 1

@@ -189,28 +189,46 @@ def _comparable(event: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def dealt_hands(hand: dict[str, Any], number: int = 1) -> tuple[int, int]:
+    """Both seats' dealt cards of a traced hand as masks; a deal of other than 10 distinct cards is an error."""
+    held = tuple(mask_of(parse_card(c) for c in hand["dealt"][seat]) for seat in (0, 1))
+    if any(bin(h).count("1") != 10 or len(hand["dealt"][s]) != 10 for s, h in enumerate(held)):
+        raise ValueError(f"hand {number}: each player must be dealt 10 distinct cards")
+    return held[0], held[1]
+
+
+def follow_hand(hand: dict[str, Any], number: int = 1) -> Iterator[tuple[dict[str, Any], tuple[int, int]]]:
+    """Each event of a traced hand with both seats' cards (masks) just after it: a draw adds the card to
+    its seat, a discard or a layoff takes it away. Evaluation only: the trace shows both hands."""
+    held = list(dealt_hands(hand, number))
+    for event in hand.get("events", []):
+        kind = event["e"]
+        if kind == "draw":
+            held[event["p"]] |= 1 << parse_card(event["card"])
+        elif kind in ("discard", "layoff"):
+            held[event["p"]] &= ~(1 << parse_card(event["card"]))
+        yield event, (held[0], held[1])
+
+
 def describe_hand(record: dict[str, Any], index: int) -> str:
     """A hand of a trace, turn by turn, for people: cards, melds, deadwood after each turn."""
     hands = record["hands"]
     if not 1 <= index <= len(hands):
         raise ValueError(f"hand {index} does not exist: the trace has hands 1-{len(hands)}")
     hand = hands[index - 1]
-    held = [mask_of(parse_card(c) for c in hand["dealt"][s]) for s in (0, 1)]
     names = record.get("players", ["player", "player"])
     lines = [f"Hand {index} of {len(hands)} (engine seed {record.get('engine_seed')})"]
-    for s in (0, 1):
-        lines.append(f"  {names[s]} (seat {s}) dealt: {format_hand(held[s])}")
+    for s, dealt in enumerate(dealt_hands(hand, index)):
+        lines.append(f"  {names[s]} (seat {s}) dealt: {format_hand(dealt)}")
     lines.append(f"  upcard {hand['upcard']}")
-    for e in hand["events"]:
+    for e, held in follow_hand(hand, index):
         kind, p = e["e"], e.get("p")
         who = f"{names[p]} (seat {p})" if p is not None else ""
         if kind == "offer":
             lines.append(f"  {who} {'takes' if e['take'] else 'declines'} face-up {e['card']}")
         elif kind == "draw":
-            held[p] |= 1 << parse_card(e["card"])
             lines.append(f"  {who} draws {e['card']}")
         elif kind == "discard":
-            held[p] &= ~(1 << parse_card(e["card"]))
             lines.append(f"  {who} discards {e['card']} -> {format_hand(held[p])}")
         elif kind == "melds":
             shown = " ".join("[" + " ".join(m) + "]" for m in e["melds"]) or "(no melds)"

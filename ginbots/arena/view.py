@@ -14,10 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ginbots.game.cards import CARD_NAMES, cards_of, mask_of, parse_card
+from ginbots.game.cards import CARD_NAMES, cards_of, parse_card
 from ginbots.game.melds import melded_and_rest, min_deadwood
 
 from .schema import parse_record
+from .trace import dealt_hands, follow_hand
 
 
 class TraceProblem(ValueError):
@@ -63,10 +64,7 @@ def frames_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     scores = [0, 0]
     for number, hand in enumerate(record["hands"], 1):
-        dealt = hand["dealt"]
-        held = [mask_of(parse_card(c) for c in dealt[0]), mask_of(parse_card(c) for c in dealt[1])]
-        if bin(held[0]).count("1") != 10 or bin(held[1]).count("1") != 10:
-            raise ValueError(f"hand {number}: each player must be dealt 10 distinct cards")
+        held = dealt_hands(hand, number)
         pile = [parse_card(hand["upcard"])]
         stock = 31
         taking = [False, False]
@@ -83,7 +81,7 @@ def frames_of(record: dict[str, Any]) -> list[dict[str, Any]]:
             })
 
         frame(f"Hand {number}: {names[hand.get('starting_player', 0)]} starts; upcard {hand['upcard']}")
-        for e in hand.get("events", []):
+        for e, held in follow_hand(hand, number):
             kind, p = e["e"], e.get("p")
             if kind == "offer":
                 taking[p] = bool(e["take"])
@@ -97,12 +95,9 @@ def frames_of(record: dict[str, Any]) -> list[dict[str, Any]]:
                     stock -= 1
                     where = "the stock:"
                 taking[p] = False
-                held[p] |= 1 << card
                 frame(f"{names[p]} draws {where} {e['card']}", p)
             elif kind == "discard":
-                card = parse_card(e["card"])
-                held[p] &= ~(1 << card)
-                pile.append(card)
+                pile.append(parse_card(e["card"]))
                 frame(f"{names[p]} discards {e['card']}", p)
             elif kind == "melds":
                 declared[p] = [list(m) for m in e["melds"]]
@@ -111,7 +106,6 @@ def frames_of(record: dict[str, Any]) -> list[dict[str, Any]]:
                 shown = " ".join("[" + " ".join(m) + "]" for m in declared[p]) or "no melds"
                 frame(f"{names[p]} {what} {shown}", p)
             elif kind == "layoff":
-                held[p] &= ~(1 << parse_card(e["card"]))
                 frame(f"{names[p]} lays off {e['card']} onto [{' '.join(e.get('onto', []))}]", p)
             elif kind == "scores":
                 scores = list(e["scores"])
