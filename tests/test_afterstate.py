@@ -128,6 +128,24 @@ def test_td_targets_bootstrap_within_a_hand_and_end_on_its_points():
     np.testing.assert_allclose(td_targets(outcome, episode, values, 1.0), outcome)
 
 
+def test_the_held_out_games_cover_every_opponent_of_a_pool_of_five():
+    from ginbots.training.afterstate_train import FOLDER_EPISODES, held_out
+
+    games = np.arange(200)
+    # Two folders as load numbers them: a pool of four (every fifth game, as always) and one of five.
+    episode = np.concatenate([games * 200 + 7, FOLDER_EPISODES + games * 200 + 7])
+    game, held = held_out(episode, [4, 5])
+    first, second = held[:200], held[200:]
+    np.testing.assert_array_equal(first, games % 5 == 0)
+    assert second.sum() == 40  # still one game in five
+    for opponent in range(5):  # each of the five is both held out and trained on
+        mine = games % 5 == opponent
+        assert 0 < second[mine].sum() < mine.sum()
+    np.testing.assert_array_equal(held_out(episode)[1], game % 5 == 0)  # without pools: every fifth game
+    # plain "every fifth game" would hold out only the first opponent of the pool of five
+    assert set(games[(game[200:] % 5 == 0)] % 5) == {0}
+
+
 def test_the_default_champion_reads_and_packs_its_afterstate_network(tmp_path):
     import zipfile
     from pathlib import Path

@@ -2,7 +2,7 @@
 
 On the held-out games of a ``knock_data`` folder (every fifth game, never trained on): the mean squared
 error and the mean error (bias) of the worlds' estimate (``search_knock``), of the network, and of
-blends of the two, overall and by the opponent of the game (``OPPONENT_POOL``, game g against g mod 4).
+blends of the two, overall and by the opponent of the game (the folder's opponents, game g against g mod n).
 
 Usage: python experiments/champion-knock-net/score_knock_net.py DATA NET_FOLDER [--json OUT]
 """
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import numpy as np
 
 from ginbots.players.afterstate_value import KNOCK_NET, AfterstateValue
-from ginbots.training.afterstate_data import OPPONENT_POOL
-from ginbots.training.afterstate_train import held_out, inputs, load
+from ginbots.training.afterstate_train import held_out, inputs, load, opponents_of
 from ginbots.training.knock_data import KNOCK_FIELDS
 
 BLENDS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -29,14 +29,15 @@ def main() -> None:
     parser.add_argument("--json")
     args = parser.parse_args()
     data = load(args.data, KNOCK_FIELDS)
-    game, val = held_out(data["episode"])
+    pool = opponents_of(Path(args.data))
+    game, val = held_out(data["episode"], [len(pool)])
     truth = data["knock_points"][val].astype(float)
     worlds = data["search_knock"][val].astype(float)
     net = AfterstateValue(f"{args.net}/{KNOCK_NET}")(inputs({f: a[val] for f, a in data.items()})).astype(float)
-    opponent = np.array([OPPONENT_POOL[g % len(OPPONENT_POOL)] for g in game[val]])
+    opponent = np.array([pool[g % len(pool)] for g in game[val]])
     report = {"rows": int(val.sum()), "games": int(len(np.unique(game[val]))), "label_var": float(truth.var()),
               "by": {}}
-    for name, mask in [("all", np.ones(len(truth), bool))] + [(o, opponent == o) for o in OPPONENT_POOL]:
+    for name, mask in [("all", np.ones(len(truth), bool))] + [(o, opponent == o) for o in pool]:
         row = {"rows": int(mask.sum())}
         for w in BLENDS:
             guess = (1 - w) * worlds[mask] + w * net[mask]

@@ -76,10 +76,26 @@ def opponents_of(folder: Path) -> list[str]:
     return list(kept.get("opponents", OPPONENT_POOL))
 
 
-def held_out(episode: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's game and whether it is held out for validation (every fifth game, all its rows)."""
+def held_out(episode: np.ndarray, pool_sizes: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's game and whether it is held out for validation (every fifth game, all its rows).
+
+    Game g of a folder is played against opponent g mod n of its pool. With ``pool_sizes`` (each folder's
+    n, in ``load``'s order), a folder whose n is a multiple of five shifts its held-out game by one each
+    round of the pool, so that every opponent is both trained on and validated; plain "every fifth game"
+    would hold out all of one opponent's games and none of the others'."""
     game = episode // 200  # afterstate_data numbers a row's episode (2 x game + seat) x 100 + hand
-    return game, game % 5 == 0
+    held = game % 5 == 0
+    for k, n in enumerate(pool_sizes):
+        if n % 5 == 0:
+            mine = episode // FOLDER_EPISODES == k
+            local = game[mine] - k * (FOLDER_EPISODES // 200)
+            held[mine] = (local + local // n) % 5 == 0
+    return game, held
+
+
+def pool_sizes_of(folder: str | Path | Sequence[str | Path]) -> list[int]:
+    """How many opponents each data folder's pool has (``held_out``'s ``pool_sizes``)."""
+    return [len(opponents_of(f)) for f in data_folders(folder)]
 
 
 def inputs(data: dict[str, np.ndarray]) -> np.ndarray:
@@ -179,7 +195,7 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, e
         data = {f: a[~data["knocked"]] for f, a in data.items()}
     x = inputs(data)
     outcome = (data["knock_points" if knock else "points"].astype(np.float32) / POINT_SCALE)[:, None]
-    game, val = held_out(data["episode"])
+    game, val = held_out(data["episode"], pool_sizes_of(data_dir))
     if not val.any() or val.all():
         raise ValueError(f"{data_dir}: {len(x)} rows from {len(np.unique(game))} games leave no "
                          f"{'validation' if not val.any() else 'training'} rows (every fifth game is held out)")
@@ -231,7 +247,9 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, e
         "training": {"framework": f"torch {torch.__version__}", "optimizer": "Adam", "loss": "MSE", "lr": lr, "dropout": DROPOUT,
                      "augmentation": "a random permutation of the suits of every card plane, per row and epoch",
                      "weight_decay": weight_decay, "batch": batch, "epochs": epochs, "seed": seed,
-                     "split": "every fifth game held out", "kept": "lowest validation MSE",
+                     "split": "every fifth game held out" + (
+                         ", shifted by one game each round of a pool of a multiple of five opponents"
+                         if any(n % 5 == 0 for n in pool_sizes_of(data_dir)) else ""), "kept": "lowest validation MSE",
                      "td_lambda": td_lambda, "generations": generations,
                      "validation_mse_mean_only": baseline, "history": history,
                      "seconds": round(time.time() - start, 1)},
