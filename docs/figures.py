@@ -160,9 +160,12 @@ def render(fig_id: str, spec: dict[str, Any]) -> str:
     if spec["kind"] == "heldout":
         side = _json_file(fig_id, spec)[spec.get("key", "heldout")]
         return win_rate(side["wins"], side["decided"], side["games"] if show else None)
-    if spec["kind"] == "text-winrate":
-        found = _search(fig_id, spec)
-        wins, games = int(found.group("wins")), int(found.group("games"))
+    if spec["kind"] == "text-winrate":  # one ``file``, or the sum over several (``files``)
+        names = [str(f.relative_to(ROOT)) for f in _files(spec)] if "files" in spec else [spec["file"]]
+        if not names:
+            raise FileNotFoundError(f"figure {fig_id}: no result file at {spec['files']}")
+        found = [_search(fig_id, {**spec, "file": name}) for name in names]
+        wins, games = sum(int(m.group("wins")) for m in found), sum(int(m.group("games")) for m in found)
         return win_rate(wins, games, games)
     if spec["kind"] == "text":
         return spec["format"].format(*_search(fig_id, spec).groups())
