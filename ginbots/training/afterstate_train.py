@@ -195,7 +195,8 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, e
         data = {f: a[~data["knocked"]] for f, a in data.items()}
     x = inputs(data)
     outcome = (data["knock_points" if knock else "points"].astype(np.float32) / POINT_SCALE)[:, None]
-    game, val = held_out(data["episode"], pool_sizes_of(data_dir))
+    pools = pool_sizes_of(data_dir)
+    game, val = held_out(data["episode"], pools)
     if not val.any() or val.all():
         raise ValueError(f"{data_dir}: {len(x)} rows from {len(np.unique(game))} games leave no "
                          f"{'validation' if not val.any() else 'training'} rows (every fifth game is held out)")
@@ -249,7 +250,7 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, e
                      "weight_decay": weight_decay, "batch": batch, "epochs": epochs, "seed": seed,
                      "split": "every fifth game held out" + (
                          ", shifted by one game each round of a pool of a multiple of five opponents"
-                         if any(n % 5 == 0 for n in pool_sizes_of(data_dir)) else ""), "kept": "lowest validation MSE",
+                         if any(n % 5 == 0 for n in pools) else ""), "kept": "lowest validation MSE",
                      "td_lambda": td_lambda, "generations": generations,
                      "validation_mse_mean_only": baseline, "history": history,
                      "seconds": round(time.time() - start, 1)},
