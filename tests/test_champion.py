@@ -532,3 +532,70 @@ def test_early_knocker_override_sets_the_draws_margin_only_once_the_opponent_has
     off.opp_knocks = [9]
     assert off.draw_override_margin() == off.params["override_margin"]  # off: the plain margin always
     assert ChampionPlayer(seed=0).params["early_knocker_override"] == 1.0  # on by default
+
+
+class _KnockableDiscards(ChampionPlayer):
+    """Records each knockable-discard search (the hand, the heuristic's choice, the raced option keys and
+    the card played); ``means`` (if set) scripts the race's results from the keys and the choice."""
+
+    searches: list
+    means = None
+    racing = False
+
+    def _search_knockable_discard(self, choice: int) -> int:
+        self.racing, self.choice = True, choice
+        card = super()._search_knockable_discard(choice)
+        self.racing = False
+        self.searches.append((self.hand, choice, self.keys, card))
+        return card
+
+    def _search_discard(self, choice: int) -> int:
+        raise AssertionError("search_discards=knockable searched an unknockable discard")
+
+    def _race(self, options, count):
+        if not self.racing:
+            return super()._race(options, count)
+        self.keys = sorted(options)
+        return super()._race(options, count) if self.means is None else self.means(self.keys, self.choice)
+
+
+def _knockable_searches(means=None, **params) -> list:
+    bot = _KnockableDiscards(seed=4, worlds=8, search_discards="knockable", memory_hands=0, **params)
+    bot.searches, bot.means = [], means
+    for g in range(3):
+        other = SimplePlayer(seed=g)
+        play_game((bot, other) if g % 2 == 0 else (other, bot), seed=70 + g)
+    return bot.searches
+
+
+def test_knockable_discard_search_runs_only_where_the_heuristics_discard_leaves_a_knockable_hand():
+    searches = _knockable_searches()
+    assert searches
+    for hand, choice, keys, card in searches:
+        assert 0 < min_deadwood(hand ^ 1 << choice) <= MAX_DEADWOOD
+        assert hand >> card & 1 and choice in {key >> 1 for key in keys}
+        for key in keys:  # a knock option only for a discard that leaves the hand knockable
+            knockable = 0 < min_deadwood(hand ^ 1 << (key >> 1)) <= MAX_DEADWOOD
+            assert not key & 1 or knockable
+            assert key & 1 or (key | 1 in keys) == knockable
+
+
+def test_knockable_discard_search_values_a_card_by_the_better_of_its_mean_knock_and_play():
+    def scripted(play_choice: float, knock_choice: float, play_other: float):
+        def means(keys, choice):
+            values = {}
+            for key in keys:
+                card, knock = key >> 1, key & 1
+                if card == choice:
+                    values[key] = knock_choice if knock else play_choice
+                else:
+                    values[key] = play_other if not knock else -100.0
+            return values
+        return means
+
+    # The choice's knock (3) is its value, not its poor play-on (-50): another card 3 better stays under the margin.
+    searches = _knockable_searches(scripted(-50.0, 3.0, 6.0), override_margin=5.0)
+    assert searches and all(card == choice for _, choice, _, card in searches)
+    # 10 points better than the choice's best option: the other card is thrown.
+    searches = _knockable_searches(scripted(-50.0, 3.0, 13.0), override_margin=5.0)
+    assert searches and all(card != choice for _, choice, _, card in searches)

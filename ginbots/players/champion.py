@@ -69,7 +69,7 @@ from ginbots.estimators.base import Estimator
 from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
-from ginbots.game.melds import best_meld_set, discard_deadwoods, min_deadwood
+from ginbots.game.melds import best_meld_set, min_deadwood
 from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
 from ginbots.search.playouts import resolve_code, use_numpy, warm_up
@@ -87,7 +87,8 @@ from .afterstate_value import (
 )
 from .base import Melds
 from .champion_hyperparameters import CHAMPION_HYPERPARAMETERS
-from .champion_search import RESULT_BOUND, Values, World, WorldSearch, shrunk_mean
+from .champion_discards import DiscardSearch
+from .champion_search import RESULT_BOUND, World, WorldSearch, shrunk_mean
 from .filtered import FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
 from .heuristic import HeuristicUtilityPlayer
@@ -96,7 +97,7 @@ from .learned_discard import learned_offence, learned_weight_files, prepare_lear
 __all__ = ["ChampionPlayer", "RESULT_BOUND"]
 
 
-class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
+class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
     """Heuristic hand building, playout search over sampled worlds, an inferred opponent (module doc)."""
 
     name = "champion"
@@ -415,6 +416,10 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         mode = self.params["search_discards"]
         if mode == "off" or (mode == "trusted" and not self.trusts_filter()) or not self._searching():
             return choice
+        if mode == "knockable":
+            if not 0 < min_deadwood(self.hand ^ 1 << choice) <= MAX_DEADWOOD:
+                return choice
+            return int(self._timed(lambda: self._search_knockable_discard(choice)))
         return int(self._timed(lambda: self._search_discard(choice)))
 
     def discard_values(self, candidates: list[int], opponents: np.ndarray,
@@ -444,35 +449,6 @@ class ChampionPlayer(WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
         if not weight:
             return 0.0
         return weight * draw_values(self.knowledge, card, stock_cards, in_stock, holds)
-
-    def _search_discard(self, choice: int) -> int:
-        hand = self.hand
-        legal = self.legal_discards()
-        outcomes = {c: dw for c, dw in discard_deadwoods(hand) if legal >> c & 1}
-        if outcomes.get(choice, 1) == 0:
-            return choice  # the heuristic keeps gin
-        holds, _ = self.opponent_view()
-        opponents = self.sampled_opponents(holds)
-        values = self.discard_values(list(outcomes), opponents, holds)
-        ranked = sorted(values, key=lambda c: (-values[c], c))[:self.params["discard_candidates"]]
-        if choice not in ranked:
-            ranked[-1] = choice
-        margin = self.params["knock_margin"]
-        worlds = self.sampled_worlds()
-        self.worlds = worlds
-        plays = self.playouts_over(worlds)
-
-        def option(card: int) -> Values:
-            kept = hand ^ 1 << card
-            if outcomes[card] > MAX_DEADWOOD:
-                return lambda lo, hi: plays.play(kept, card, lo, hi)
-            return lambda lo, hi: plays.play_or_knock(kept, card, margin, lo, hi)
-
-        means = self._race({card: option(card) for card in ranked}, len(worlds))
-        best = max(means, key=lambda c: (means[c], c == choice))
-        if best != choice and means[best] - means.get(choice, -1e9) <= self.params["override_margin"]:
-            return choice
-        return best
 
     def knock(self) -> Melds | None:
         hand = self.hand

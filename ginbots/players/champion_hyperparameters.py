@@ -115,9 +115,12 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "before) won 58.2%, +1.9 +- 0.9 points of wins paired by deal; +1.4 +- 0.5 by chunk against "
                        "simple:knock_at=0, level against simple, heuristic:tuned and the outside opponents "
                        "(experiments/champion-tonic-screen)"),
-    Hyperparameter("search_discards", str, "off", choices=("off", "trusted", "always"),
+    Hyperparameter("search_discards", str, "off", choices=("off", "trusted", "always", "knockable"),
                    doc="play out the heuristic's best discards: never, only while the opponent filter is trusted, "
-                       "or always (both measured weaker than the heuristic's own discard)"),
+                       "or always (both measured weaker than the heuristic's own discard); knockable: only where "
+                       "the heuristic's discard leaves the hand knockable, each candidate worth the better of its "
+                       "mean knock now and its mean play on, so a discard the champion would not knock after can "
+                       "give way to a safer one"),
     Hyperparameter("opponent_filter", bool, True,
                    doc="the hands of a particle filter that weighs them by how well minimum-deadwood play "
                        "explains the opponent's actions (ginbots.search.opponent_model), while it trusts that "
