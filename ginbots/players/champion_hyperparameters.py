@@ -52,7 +52,8 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
     Hyperparameter("rollout_knock_at", int, 0, 0, 10,
                    doc="our knock threshold inside playouts: how we play on after declining to knock"),
     Hyperparameter("knock_margin", float, 0.0, -10.0, 10.0,
-                   doc="knock only when knocking now beats playing on by more than this many points"),
+                   doc="knock only when knocking now beats playing on by more than this many points (3 against the "
+                       "public entry java-tonic: -0.8 +- 1.0 points of wins paired over 1,200 deals)"),
     Hyperparameter("early_knocker_margin", float, 0.0, 0.0, 20.0,
                    doc="points added to knock_margin once the opponent has shown a knock threshold of "
                        "early_knocker_at or more (its knocks and the knockable hands it kept; a gin-waiting "
@@ -84,7 +85,7 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "marked down by the mean, over hands with a searched decision to play on, of (the mean "
                        "predicted value of playing on - the hand's realised points), shrunk toward 0 as if this "
                        "many hands had erred by 0, so that only the two branches' difference in bias moves the "
-                       "knock; 0: off"),
+                       "knock; 0: off (2 against java-tonic: -6.8 +- 1.9 points of wins paired over 600 deals)"),
     Hyperparameter("second_estimator", str, "mlp8-heuristic",
                    choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
                    doc="a second opponent model, used once this game shows an opponent it fits better "
@@ -120,7 +121,8 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "or always (both measured weaker than the heuristic's own discard); knockable: only where "
                        "the heuristic's discard leaves the hand knockable, each candidate worth the better of its "
                        "mean knock now and its mean play on, so a discard the champion would not knock after can "
-                       "give way to a safer one"),
+                       "give way to a safer one (against java-tonic -0.8 +- 1.3 points of wins paired over 1,200 "
+                       "deals)"),
     Hyperparameter("opponent_filter", bool, True,
                    doc="the hands of a particle filter that weighs them by how well minimum-deadwood play "
                        "explains the opponent's actions (ginbots.search.opponent_model), while it trusts that "
