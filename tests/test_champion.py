@@ -577,7 +577,7 @@ def test_knockable_discard_search_runs_only_where_the_heuristics_discard_leaves_
         for key in keys:  # a knock option only for a discard that leaves the hand knockable
             knockable = 0 < min_deadwood(hand ^ 1 << (key >> 1)) <= MAX_DEADWOOD
             assert not key & 1 or knockable
-            assert key & 1 or (key | 1 in keys) == knockable
+            assert key & 1 or ((key | 1) in keys) == knockable
 
 
 def test_knockable_discard_search_values_a_card_by_the_better_of_its_mean_knock_and_play():
