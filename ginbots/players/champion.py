@@ -70,7 +70,6 @@ from ginbots.estimators.metrics import revealed_log_score
 from ginbots.estimators.weights import card_path, find_weights
 from ginbots.game.cards import GOAL_SCORE, MAX_DEADWOOD, points_of, union
 from ginbots.game.melds import best_meld_set, min_deadwood
-from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.equity import HAND_POINTS, equity_table, hand_utility, points_per_equity, with_edge
 from ginbots.search.playouts import resolve_code, use_numpy, warm_up
 from ginbots.search.rollout import simple_discard
@@ -498,7 +497,7 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         if not self.worlds:
             self.worlds = self.sampled_worlds(self.params["knock_worlds"])
         worlds = self.worlds
-        melds = knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
+        melds = self.knock_melds(hand, worlds)
         top = self.knowledge.pile[-1]
         plays = self.playouts_over(worlds)
         knocked: list[float] = []

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from ginbots.game.cards import MAX_DEADWOOD
 from ginbots.game.melds import discard_deadwoods
-from ginbots.game.tactics import knock_melds_min_layoffs
 
 from .champion_search import Values
 
@@ -77,7 +76,7 @@ class DiscardSearch:
             kept = hand ^ 1 << card
             options[card << 1] = lambda lo, hi, kept=kept, card=card: plays.play(kept, card, lo, hi)
             if 0 < outcomes[card] <= MAX_DEADWOOD:
-                melds = knock_melds_min_layoffs(kept, [w[0] for w in worlds[:self.params["layoff_samples"]]])
+                melds = self.knock_melds(kept, worlds)
                 cost = self.knock_correction(outcomes[card]) + self.knock_margin()
                 options[card << 1 | 1] = lambda lo, hi, kept=kept, melds=melds, cost=cost: [
                     v - cost for v in plays.knock(kept, melds, lo, hi)]

@@ -14,6 +14,7 @@ from time import process_time
 import numpy as np
 
 from ginbots.game.melds_batch import deadwood_and_melded_batch
+from ginbots.game.tactics import knock_melds_min_layoffs
 from ginbots.search.playouts import WorldPlayouts, resolve_code, tilt_for_drop, worlds_for
 
 World = tuple[int, list[int]]
@@ -86,6 +87,11 @@ class WorldSearch:
     def playouts_over(self, worlds: list[World]) -> WorldPlayouts:
         """This decision's worlds, ready to play options out on (with the current knock thresholds)."""
         return WorldPlayouts(worlds, self._knock_at(), self.playout_code())
+
+    def knock_melds(self, hand: int, worlds: list[World]) -> tuple[int, ...]:
+        """The meld set to knock ``hand`` with: the one leaving the first ``layoff_samples`` worlds'
+        opponents fewest layoffs."""
+        return knock_melds_min_layoffs(hand, [w[0] for w in worlds[:self.params["layoff_samples"]]])
 
     def _race(self, options: dict[int, Values], count: int) -> dict[int, float]:
         """Mean value of each option over the ``count`` worlds it survived (successive halving); the
