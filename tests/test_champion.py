@@ -2,13 +2,13 @@
 
 import random
 
-from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, mask_of, points_of, union
+from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, completes_meld, mask_of, parse_card, parse_cards, points_of, union
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
 from ginbots.game.rules import lay_off, score_knock
 from ginbots.players.baselines import SimplePlayer
 from ginbots.players.champion import ChampionPlayer
-from ginbots.search.rollout import knock_points, play_out, simple_discard
+from ginbots.search.rollout import guarded_discard, knock_points, play_out, simple_discard
 
 
 def test_simple_discard_is_the_least_deadwood_costliest_card():
@@ -20,6 +20,26 @@ def test_simple_discard_is_the_least_deadwood_costliest_card():
         card, deadwood = simple_discard(hand, banned)
         assert card != banned and (deadwood, -CARD_POINTS[card]) == best
         assert min_deadwood(hand ^ 1 << card) == deadwood
+
+
+def test_guarded_discard_holds_back_what_the_other_hand_melds():
+    hand = parse_cards("AS 2S 3S 4H 5H 6H 7C 8C 9C KS QD")  # Simple throws the king of spades
+    other = parse_cards("KH KD 2D 5D 8D TD JC 3C 6C 9H")  # which completes the other hand's kings
+    assert simple_discard(hand)[0] == parse_card("KS")
+    assert guarded_discard(hand, -1, other, 0) == (parse_card("QD"), 10)  # as cheap and safe
+    assert guarded_discard(hand, -1, other, -1) == simple_discard(hand)
+    # every safe card costs more deadwood than the slack allows: Simple's after all
+    tight = parse_cards("AS 2S 3S 4H 5H 6H 7C 8C 9C KS QH")
+    assert guarded_discard(tight, -1, other | parse_cards("QS QC"), 0) == simple_discard(tight)
+    rng = random.Random(4)
+    for _ in range(2000):
+        cards = rng.sample(range(52), 21)
+        hand, other = mask_of(cards[:11]), mask_of(cards[11:])
+        slack = rng.choice((0, 4, 30))
+        card, deadwood = guarded_discard(hand, -1, other, slack)
+        assert min_deadwood(hand ^ 1 << card) == deadwood <= simple_discard(hand)[1] + slack
+        if completes_meld(card, other):  # a card it gives away: nothing safe was affordable
+            assert (card, deadwood) == simple_discard(hand)
 
 
 def test_knock_points_score_as_the_engine_does():
@@ -599,3 +619,17 @@ def test_knockable_discard_search_values_a_card_by_the_better_of_its_mean_knock_
     # 10 points better than the choice's best option: the other card is thrown.
     searches = _knockable_searches(scripted(-50.0, 3.0, 13.0), override_margin=5.0)
     assert searches and all(card != choice for _, choice, _, card in searches)
+
+
+def test_playout_defence_guards_the_opponents_playout_discards_always_or_once_switched():
+    bots = {when: ChampionPlayer(seed=4, worlds=12, playout_defence=6, playout_defence_when=when, memory_hands=0)
+            for when in ("always", "switched")}
+    for bot in bots.values():
+        bot.new_game(1)
+    assert [bot.playout_defence() for bot in bots.values()] == [6, -1]  # nothing shown: Simple's discard
+    for bot in bots.values():
+        bot.hand_rhos = [0.3, 0.2]  # finished hands that minimum-deadwood play did not explain
+    assert [bot.playout_defence() for bot in bots.values()] == [6, 6]
+    worlds = [(mask_of(range(13, 23)), list(range(30, 50)))]
+    assert bots["switched"].playouts_over(worlds).defence == 6
+    assert ChampionPlayer(seed=4).playout_defence() == -1  # off by default

@@ -47,6 +47,10 @@ def test_meld_kernels_equal_the_rules_on_random_hands() -> None:
         assert tuple(int(m) for m in work[:n]) == melds.best_meld_set(hand), hex(hand)
         banned = rng.choice([c for c in range(52) if hand >> c & 1] + [-1])
         assert tuple(kernels.simple_discard(hand, banned)) == rollout.simple_discard(hand, banned), hex(hand)
+        other = _hand(rng, 10, avoid=hand)
+        slack = rng.choice((-1, 0, 5, 30))
+        assert tuple(kernels.guarded_discard(hand, banned, other, slack)) == \
+            rollout.guarded_discard(hand, banned, other, slack), (hex(hand), hex(other), slack)
 
 
 def test_meld_solver_beyond_three_candidate_set_ranks() -> None:
@@ -91,12 +95,15 @@ def _decision(rng: random.Random, worlds: int = 8) -> tuple[int, int, list[tuple
 
 
 def test_every_option_kind_scores_the_same_on_thousands_of_worlds() -> None:
-    """1,000 decisions x 8 worlds x 5 option kinds (40,000 (world, action) pairs), on whole and partial slices."""
+    """1,000 decisions x 8 worlds x 5 option kinds (40,000 (world, action) pairs), on whole and partial slices,
+    with the opponent on Simple's discard or guarding its discards (several slacks)."""
     rng = random.Random(13)
     for _ in range(1000):
         us, top, worlds = _decision(rng)
         knock_at = (rng.randrange(11), rng.randrange(11))
-        fast, slow = WorldPlayouts(worlds, knock_at, "compiled"), WorldPlayouts(worlds, knock_at, "python")
+        defence = rng.choice((-1, -1, 0, 3, 10, 30))
+        fast = WorldPlayouts(worlds, knock_at, "compiled", defence)
+        slow = WorldPlayouts(worlds, knock_at, "python", defence)
         lo, hi = rng.choice(((0, 8), (0, 3), (3, 8), (5, 5)))
         margin = rng.choice((0.0, 1.5, -2.25))
         deadwood = rng.randrange(20)

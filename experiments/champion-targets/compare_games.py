@@ -36,6 +36,11 @@ def same_deals(a: dict, b: dict) -> str | None:
             return f"{key} differs: {a[key]} vs {b[key]}"
     if a["players"]["B"] != b["players"]["B"]:
         return f"the opponent differs: {a['players']['B']} vs {b['players']['B']}"
+    if a.get("run_key", "") != b.get("run_key", ""):
+        # A seed's deals are keyed by the judge's secret, which differs from machine to machine:
+        # replay the other side with `ginbots match ... --run-key KEY` (the key its file records).
+        return f"the run keys differ (a seed's deals depend on the machine's judge key): " \
+               f"{a.get('run_key', '')[:12]}... vs {b.get('run_key', '')[:12]}...; rerun one with --run-key"
     return None
 
 

@@ -123,6 +123,15 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "mean knock now and its mean play on, so a discard the champion would not knock after can "
                        "give way to a safer one (against java-tonic -0.8 +- 1.3 points of wins paired over 1,200 "
                        "deals)"),
+    Hyperparameter("playout_defence", int, -1, -1, 30,
+                   doc="in the playouts the opponent holds back a discard that would join one of our melds, "
+                       "throwing the least-deadwood card that joins none if it costs at most this many more "
+                       "points of deadwood (ginbots.search.rollout.guarded_discard); -1: it throws Simple's "
+                       "discard (the default), as our seat always does"),
+    Hyperparameter("playout_defence_when", str, "always", choices=("always", "switched"), tunable=False,
+                   doc="with playout_defence >= 0: in every hand, or only once this game (or, with memory, an "
+                       "earlier one) shows an opponent that does not play like Simple (the estimator switch, "
+                       "`switch_rho`)"),
     Hyperparameter("opponent_filter", bool, True,
                    doc="the hands of a particle filter that weighs them by how well minimum-deadwood play "
                        "explains the opponent's actions (ginbots.search.opponent_model), while it trusts that "

@@ -86,7 +86,14 @@ class WorldSearch:
 
     def playouts_over(self, worlds: list[World]) -> WorldPlayouts:
         """This decision's worlds, ready to play options out on (with the current knock thresholds)."""
-        return WorldPlayouts(worlds, self._knock_at(), self.playout_code())
+        return WorldPlayouts(worlds, self._knock_at(), self.playout_code(), self.playout_defence())
+
+    def playout_defence(self) -> int:
+        """The opponent's ``guarded_discard`` slack in this decision's playouts (-1: Simple's discard)."""
+        slack = self.params["playout_defence"]
+        if slack < 0 or self.params["playout_defence_when"] == "always":
+            return slack
+        return slack if self._switched() else -1
 
     def knock_melds(self, hand: int, worlds: list[World]) -> tuple[int, ...]:
         """The meld set to knock ``hand`` with: the one leaving the first ``layoff_samples`` worlds'

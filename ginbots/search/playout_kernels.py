@@ -143,6 +143,28 @@ def simple_discard(hand, banned):
     return best_card, best_dw
 
 
+@njit(cache=True)
+def guarded_discard(hand, banned, other, slack):
+    """``rollout.guarded_discard``: (card, deadwood after), scanning cards in the same order."""
+    card, deadwood = simple_discard(hand, banned)
+    if slack < 0 or not completes_meld(card, other):
+        return card, deadwood
+    best_card, best_dw, best_pts = card, deadwood, -1
+    rest = hand
+    while rest:
+        safe = _low_index(rest)
+        rest &= rest - 1
+        if safe == banned or completes_meld(safe, other):
+            continue
+        after = min_deadwood(hand ^ (np.int64(1) << safe))
+        points = CARD_PTS[safe]
+        if after > deadwood + slack:
+            continue
+        if best_pts < 0 or after < best_dw or (after == best_dw and points > best_pts):
+            best_card, best_dw, best_pts = safe, after, points
+    return best_card, best_dw
+
+
 def discard_deadwoods_list(hand: int) -> list[tuple[int, int]]:
     """``melds.discard_deadwoods``: (card, least deadwood without it) for each card of ``hand``, ascending."""
     out = np.empty(52, dtype=np.int64)
@@ -245,7 +267,7 @@ def knock_points(knocker, defender, melds, n_melds, work):
 
 
 @njit(cache=True)
-def play_out(us, them, order, start, length, top, mover, knock0, knock1, work):
+def play_out(us, them, order, start, length, top, mover, knock0, knock1, defence, work):
     """``rollout.play_out``: points for ``us``; ``order[start:length]`` is the stock, top first."""
     h0, h1 = us, them
     end = length - 2
@@ -262,7 +284,10 @@ def play_out(us, them, order, start, length, top, mover, knock0, knock1, work):
             pos += 1
             banned = -1
         hand |= np.int64(1) << drawn
-        card, deadwood = simple_discard(hand, banned)
+        if mover == 1 and defence >= 0:
+            card, deadwood = guarded_discard(hand, banned, h0, defence)
+        else:
+            card, deadwood = simple_discard(hand, banned)
         hand ^= np.int64(1) << card
         if mover == 0:
             h0 = hand
@@ -277,7 +302,8 @@ def play_out(us, them, order, start, length, top, mover, knock0, knock1, work):
 
 
 @njit(cache=True)
-def evaluate(kind, hand, deadwood, card, margin, melds, n_melds, opps, orders, lens, lo, hi, knock0, knock1, out):
+def evaluate(kind, hand, deadwood, card, margin, melds, n_melds, opps, orders, lens, lo, hi, knock0, knock1, defence,
+             out):
     """One option's points on worlds ``lo:hi`` into ``out[:hi - lo]`` (see ``playouts.WorldPlayouts``)."""
     work = np.zeros(MAX_MELDS, dtype=np.int64)
     for i in range(lo, hi):
@@ -285,9 +311,9 @@ def evaluate(kind, hand, deadwood, card, margin, melds, n_melds, opps, orders, l
         order = orders[i]
         length = lens[i]
         if kind == PLAY:
-            value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, work))
+            value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, defence, work))
         elif kind == PLAY_OR_KNOCK:
-            value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, work))
+            value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, defence, work))
             knocked = knock_points(hand, opp, melds, -1, work) - margin
             if knocked > value:
                 value = knocked
@@ -295,7 +321,7 @@ def evaluate(kind, hand, deadwood, card, margin, melds, n_melds, opps, orders, l
             if deadwood <= knock0:
                 value = float(knock_points(hand, opp, melds, -1, work))
             else:
-                value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, work))
+                value = float(play_out(hand, opp, order, 0, length, card, 1, knock0, knock1, defence, work))
         elif kind == AFTER_STOCK_DRAW:
             if length <= 2:
                 value = 0.0
@@ -306,7 +332,7 @@ def evaluate(kind, hand, deadwood, card, margin, melds, n_melds, opps, orders, l
                 if after <= knock0:
                     value = float(knock_points(kept, opp, melds, -1, work))
                 else:
-                    value = float(play_out(kept, opp, order, 1, length, throw, 1, knock0, knock1, work))
+                    value = float(play_out(kept, opp, order, 1, length, throw, 1, knock0, knock1, defence, work))
         else:  # KNOCK with the given melds
             value = float(knock_points(hand, opp, melds, n_melds, work))
         out[i - lo] = value

@@ -142,11 +142,14 @@ def worlds_for(opponents: Sequence[int], unknown: int, stock_size: int, rng: ran
 
 class WorldPlayouts:
     """The worlds of one decision and its options' points on them (both seats play Simple's rule,
-    with knock thresholds ``knock_at`` = (ours, theirs), as ``rollout.play_out``)."""
+    with knock thresholds ``knock_at`` = (ours, theirs), as ``rollout.play_out``; with ``defence`` >= 0
+    the opponent throws ``rollout.guarded_discard`` with that slack)."""
 
-    def __init__(self, worlds: Sequence[World], knock_at: tuple[int, int], code: str = "auto") -> None:
+    def __init__(self, worlds: Sequence[World], knock_at: tuple[int, int], code: str = "auto",
+                 defence: int = -1) -> None:
         self.worlds = worlds
         self.knock_at = (int(knock_at[0]), int(knock_at[1]))
+        self.defence = int(defence)
         self.code = resolve_code(code)
         arrays = getattr(worlds, "arrays", None)
         if self.code == "compiled" and arrays is not None:
@@ -167,7 +170,7 @@ class WorldPlayouts:
 
         meld_array = np.array(list(melds) + [0] * (8 - len(melds)), dtype=np.int64)
         evaluate(kind, hand, deadwood, card, float(margin), meld_array, len(melds), self._opps, self._orders,
-                 self._lens, lo, hi, self.knock_at[0], self.knock_at[1], self._out)
+                 self._lens, lo, hi, self.knock_at[0], self.knock_at[1], self.defence, self._out)
         return self._out[:hi - lo].tolist()
 
     def play(self, hand: int, top: int, lo: int, hi: int) -> list[float]:
@@ -175,16 +178,16 @@ class WorldPlayouts:
         if self.code == "compiled":
             from .playout_kernels import PLAY
             return self._compiled(PLAY, hand, 0, top, 0.0, (), lo, hi)
-        ks = self.knock_at
-        return [play_out(hand, opp, order, 0, top, 1, ks) for opp, order in self.worlds[lo:hi]]
+        ks, guard = self.knock_at, self.defence
+        return [play_out(hand, opp, order, 0, top, 1, ks, guard) for opp, order in self.worlds[lo:hi]]
 
     def play_or_knock(self, hand: int, top: int, margin: float, lo: int, hi: int) -> list[float]:
         """The better of playing on and knocking at once (less ``margin``), world by world."""
         if self.code == "compiled":
             from .playout_kernels import PLAY_OR_KNOCK
             return self._compiled(PLAY_OR_KNOCK, hand, 0, top, margin, (), lo, hi)
-        ks = self.knock_at
-        return [max(play_out(hand, opp, order, 0, top, 1, ks), knock_points(hand, opp) - margin)
+        ks, guard = self.knock_at, self.defence
+        return [max(play_out(hand, opp, order, 0, top, 1, ks, guard), knock_points(hand, opp) - margin)
                 for opp, order in self.worlds[lo:hi]]
 
     def after_discard(self, hand: int, deadwood: int, top: int, lo: int, hi: int) -> list[float]:
@@ -202,7 +205,7 @@ class WorldPlayouts:
         if self.code == "compiled":
             from .playout_kernels import AFTER_STOCK_DRAW
             return self._compiled(AFTER_STOCK_DRAW, hand, 0, 0, 0.0, (), lo, hi)
-        ks = self.knock_at
+        ks, guard = self.knock_at, self.defence
         values: list[float] = []
         for opp, order in self.worlds[lo:hi]:
             if len(order) <= 2:
@@ -211,7 +214,7 @@ class WorldPlayouts:
             drawn = hand | 1 << order[0]
             throw, after = simple_discard(drawn)
             kept = drawn ^ 1 << throw
-            values.append(knock_points(kept, opp) if after <= ks[0] else play_out(kept, opp, order, 1, throw, 1, ks))
+            values.append(knock_points(kept, opp) if after <= ks[0] else play_out(kept, opp, order, 1, throw, 1, ks, guard))
         return values
 
     def knock(self, hand: int, melds: Sequence[int], lo: int, hi: int) -> list[float]:

@@ -2,7 +2,8 @@
 
 Both seats play Simple's rule (take the face-up card iff it joins a meld, throw
 the card leaving least deadwood, the costlier on ties) with their own knock
-thresholds, on a known stock order. Plain ints and the meld tables: about a
+thresholds, on a known stock order; optionally the opponent holds back cards
+that would join our melds (``guarded_discard``). Plain ints and the meld tables: about a
 quarter of a millisecond a hand. This is a model of play for search, like the
 planner's; the rules of record stay in ``ginbots.game.state``.
 """
@@ -61,17 +62,47 @@ def simple_discard(hand: int, banned: int = -1) -> tuple[int, int]:
     return best_card, best_dw
 
 
+def guarded_discard(hand: int, banned: int, other: int, slack: int) -> tuple[int, int]:
+    """A defensive discarder's throw: Simple's, unless that card would join a meld in ``other`` (the
+    hand it goes to, which takes such a card); then the card leaving least deadwood among those that
+    join none, the costlier then the lower id on ties, if it costs at most ``slack`` more deadwood
+    than Simple's; else Simple's after all. ``slack`` < 0: Simple's always.
+
+    A model of opponents that hold back what we need (the public entry java-tonic weighs what a
+    discard gives the opponent). It sees ``other`` whole, as a playout world does.
+    """
+    card, deadwood = simple_discard(hand, banned)
+    if slack < 0 or not completes_meld(card, other):
+        return card, deadwood
+    best_card, best_dw, best_pts = card, deadwood, -1
+    rest = hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        safe = low.bit_length() - 1
+        if safe == banned or completes_meld(safe, other):
+            continue
+        after = min_deadwood(hand ^ low)
+        points = CARD_POINTS[safe]
+        if after > deadwood + slack:
+            continue
+        if best_pts < 0 or after < best_dw or (after == best_dw and points > best_pts):
+            best_card, best_dw, best_pts = safe, after, points
+    return best_card, best_dw
+
+
 #: Turns after which a playout is scored as a cancelled hand: two Simple players can pass the
 #: same cards back and forth for ever (the engine's players avoid it with a guard playouts skip).
 MAX_PLAYOUT_TURNS = 60
 
 
 def play_out(us: int, them: int, stock: list[int], start: int, top: int, mover: int,
-             knock_at: tuple[int, int]) -> int:
+             knock_at: tuple[int, int], defence: int = -1) -> int:
     """Points for ``us`` (+ won, - lost, 0 when the stock runs down to two cards).
 
     ``stock[start:]`` is the stock, top first; ``top`` the face-up card;
-    ``mover`` (0 us, 1 them) draws next; ``knock_at`` the two seats' thresholds.
+    ``mover`` (0 us, 1 them) draws next; ``knock_at`` the two seats' thresholds;
+    ``defence``: the opponent's ``guarded_discard`` slack (< 0: it throws Simple's discard).
     """
     hands = [us, them]
     end = len(stock) - 2
@@ -88,7 +119,10 @@ def play_out(us: int, them: int, stock: list[int], start: int, top: int, mover: 
             pos += 1
             banned = -1
         hand |= 1 << drawn
-        card, deadwood = simple_discard(hand, banned)
+        if mover == 1 and defence >= 0:
+            card, deadwood = guarded_discard(hand, banned, hands[0], defence)
+        else:
+            card, deadwood = simple_discard(hand, banned)
         hand ^= 1 << card
         hands[mover] = hand
         top = card
