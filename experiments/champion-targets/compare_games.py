@@ -76,6 +76,9 @@ def difference_line(wins: list[float], margins: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", type=Path, nargs="+", help="FILE_A FILE_B, and more pairs to pool")
+    parser.add_argument("--same", action="store_true",
+                        help="also count the games with the same winner and final margin in both files "
+                             "(a replay of one spec, to check that it plays the same games)")
     args = parser.parse_args(argv)
     if len(args.files) % 2:
         parser.error("files come in pairs: FILE_A FILE_B [FILE_A FILE_B ...]")
@@ -96,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         all_wins += wins
         all_margins += margins
         print(difference_line(wins, margins))
+        if args.same:
+            same = sum(wa == wb and ma == mb for wa, wb, ma, mb in
+                       zip(a["game_winners"], b["game_winners"], a["game_margins"], b["game_margins"]))
+            print(f"the same winner and final margin in {same} of {len(a['game_winners'])} games")
     if len(pairs) > 1:
         print(f"pooled over {len(pairs)} pairs:")
         for side, label in enumerate("AB"):
