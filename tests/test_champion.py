@@ -2,7 +2,8 @@
 
 import random
 
-from ginbots.game.cards import CARD_POINTS, MAX_DEADWOOD, completes_meld, mask_of, parse_card, parse_cards, points_of, union
+from ginbots.game.cards import (CARD_POINTS, MAX_DEADWOOD, completes_meld, mask_of, parse_card, parse_cards, points_of,
+                                 union)
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.game.melds import best_meld_set, discard_outcomes, min_deadwood
 from ginbots.game.rules import lay_off, score_knock
