@@ -150,16 +150,16 @@ def guarded_discard(hand, banned, other, slack):
     if slack < 0 or not completes_meld(card, other):
         return card, deadwood
     best_card, best_dw, best_pts = card, deadwood, -1
+    afters = np.empty(52, dtype=np.int64)
+    discard_deadwoods(hand, afters)
     rest = hand
     while rest:
         safe = _low_index(rest)
         rest &= rest - 1
-        if safe == banned or completes_meld(safe, other):
+        after = afters[safe]
+        if safe == banned or completes_meld(safe, other) or after > deadwood + slack:
             continue
-        after = min_deadwood(hand ^ (np.int64(1) << safe))
         points = CARD_PTS[safe]
-        if after > deadwood + slack:
-            continue
         if best_pts < 0 or after < best_dw or (after == best_dw and points > best_pts):
             best_card, best_dw, best_pts = safe, after, points
     return best_card, best_dw

@@ -11,7 +11,7 @@ planner's; the rules of record stay in ``ginbots.game.state``.
 from __future__ import annotations
 
 from ginbots.game.cards import CARD_POINTS, GIN_BONUS, completes_meld, points_of, union
-from ginbots.game.melds import best_meld_set, deadwood_and_melded, min_deadwood
+from ginbots.game.melds import best_meld_set, deadwood_and_melded, discard_deadwoods, min_deadwood
 from ginbots.game.rules import score_knock
 from ginbots.game.tactics import deadwood_after_layoffs
 
@@ -75,17 +75,10 @@ def guarded_discard(hand: int, banned: int, other: int, slack: int) -> tuple[int
     if slack < 0 or not completes_meld(card, other):
         return card, deadwood
     best_card, best_dw, best_pts = card, deadwood, -1
-    rest = hand
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        safe = low.bit_length() - 1
-        if safe == banned or completes_meld(safe, other):
+    for safe, after in discard_deadwoods(hand):  # ascending card ids
+        if safe == banned or completes_meld(safe, other) or after > deadwood + slack:
             continue
-        after = min_deadwood(hand ^ low)
         points = CARD_POINTS[safe]
-        if after > deadwood + slack:
-            continue
         if best_pts < 0 or after < best_dw or (after == best_dw and points > best_pts):
             best_card, best_dw, best_pts = safe, after, points
     return best_card, best_dw
