@@ -2,6 +2,8 @@
 
 import random
 
+import numpy as np
+
 from ginbots.game.cards import (CARD_POINTS, MAX_DEADWOOD, completes_meld, mask_of, parse_card, parse_cards, points_of,
                                  union)
 from ginbots.game.engine import GameConfig, play_game
@@ -634,3 +636,22 @@ def test_playout_defence_guards_the_opponents_playout_discards_always_or_once_sw
     worlds = [(mask_of(range(13, 23)), list(range(30, 50)))]
     assert bots["switched"].playouts_over(worlds).defence == 6
     assert ChampionPlayer(seed=4).playout_defence() == -1  # off by default
+
+
+def test_net_holds_recorded_feeds_the_networks_the_model_they_learned_from_once_switched():
+    """net_holds=recorded: after the switch the learned networks read mlp8-heuristic's chances (the model of
+    their training games) whatever second_estimator is; before it, and with net_holds=model, the decision's own."""
+    from ginbots.estimators import shared_estimator
+
+    bots = {mode: ChampionPlayer(seed=4, second_estimator="gbt", net_holds=mode, memory_hands=0)
+            for mode in ("model", "recorded")}
+    own = np.full(52, 0.25)
+    for bot in bots.values():
+        bot.new_game(1)
+        bot.start_hand(0, 0, mask_of(range(10)))
+        assert bot.net_holds(own) is own  # nothing shown yet: the first model, which the networks also read
+        bot.hand_rhos = [0.3, 0.2]  # finished hands that minimum-deadwood play did not explain: switched
+    assert bots["model"].estimator() is shared_estimator("gbt") and bots["model"].net_holds(own) is own
+    recorded = bots["recorded"].net_holds(own)
+    expected = shared_estimator("mlp8-heuristic").estimate(bots["recorded"].knowledge)
+    assert np.array_equal(recorded, expected) and not np.allclose(recorded, own)

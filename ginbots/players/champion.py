@@ -95,6 +95,9 @@ from .learned_discard import learned_offence, learned_weight_files, prepare_lear
 
 __all__ = ["ChampionPlayer", "RESULT_BOUND"]
 
+#: The second estimator of the champion whose games the shipped networks learned from (their model cards).
+NETS_SECOND_ESTIMATOR = "mlp8-heuristic"
+
 
 class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtilityPlayer):
     """Heuristic hand building, playout search over sampled worlds, an inferred opponent (module doc)."""
@@ -436,7 +439,7 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         if afterstate:
             if holds is None:
                 holds = self.opponent_view()[0]
-            points = afterstate_values(self.knowledge, candidates, holds, self.params["afterstate_suits"])
+            points = afterstate_values(self.knowledge, candidates, self.net_holds(holds), self.params["afterstate_suits"])
             terms.append({c: afterstate * float(p) for c, p in zip(candidates, points)})
         # Pruned values are upper bounds: fine for the heuristic's best discard, not for the discard
         # search, which ranks the best few.
@@ -447,7 +450,7 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         weight = self.params["afterstate_draw"]
         if not weight:
             return 0.0
-        return weight * draw_values(self.knowledge, card, stock_cards, in_stock, holds)
+        return weight * draw_values(self.knowledge, card, stock_cards, in_stock, self.net_holds(holds))
 
     def knock(self) -> Melds | None:
         hand = self.hand
@@ -476,11 +479,19 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         ``knock_leaf=learned`` replaces the value of playing on."""
         blend = self.params["knock_net"]
         if blend and self.utility is None and (self.params["knock_net_when"] == "always" or not self.trusts_filter()):
-            learned = knock_now_value(self.knowledge, self.opponent_view()[0])
+            learned = knock_now_value(self.knowledge, self.net_holds(self.opponent_view()[0]))
             knock_now, points = (1 - blend) * knock_now + blend * learned, (1 - blend) * points + blend * learned
         if self.params["knock_leaf"] == "learned":
-            play_on = play_on_value(self.knowledge, self.opponent_view()[0])
+            play_on = play_on_value(self.knowledge, self.net_holds(self.opponent_view()[0]))
         return knock_now, play_on, points
+
+    def net_holds(self, holds: np.ndarray) -> np.ndarray:
+        """The opponent's holding chances the learned networks read: ``holds`` (this decision's model), or with
+        ``net_holds=recorded`` the chances of the model their training games read where they differ (after the
+        estimator switch, ``NETS_SECOND_ESTIMATOR``'s): a network learns the scale of the model it was fed."""
+        if self.params["net_holds"] != "recorded" or not self._switched() or self.trusts_filter():
+            return holds
+        return shared_estimator(NETS_SECOND_ESTIMATOR).estimate(self.knowledge)
 
     def _note_gin_gap(self) -> None:
         """Keep this turn's worlds' mean opponent deadwood at our gin, as at a searched knock, so the

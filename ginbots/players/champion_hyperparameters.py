@@ -220,6 +220,12 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "squared, the network by 106). Measured on the target deals, chunks 1-16: untrusted +0.4 +- 0.3 "
                        "points by chunk over always against simple, -0.4 +- 0.7 against heuristic:tuned; against java-tonic "
                        "always lost 1.3 +- 1.2 points of wins paired by deal (1,200 games)"),
+    Hyperparameter("net_holds", str, "model", choices=("model", "recorded"), tunable=False,
+                   doc="the opponent's holding chances the learned networks (afterstate, knock, play-on) read: model "
+                       "(those of the opponent model the decision uses) or recorded (after the estimator switch, those "
+                       "of mlp8-heuristic, the second estimator of the games they learned from, whatever "
+                       "second_estimator says): a network learns the scale of the model it was fed; the same games "
+                       "unless second_estimator is changed"),
     Hyperparameter("world_tilt", float, 0.0, 0.0, 1.0,
                    doc="structure in the sampled opponent hands: draw tilt_pool times as many from the "
                        "estimator and keep them in proportion to exp(-world_tilt x deadwood), since hands drawn "
