@@ -439,7 +439,8 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         if afterstate:
             if holds is None:
                 holds = self.opponent_view()[0]
-            points = afterstate_values(self.knowledge, candidates, self.net_holds(holds), self.params["afterstate_suits"])
+            net_holds = self.net_holds(holds)
+            points = afterstate_values(self.knowledge, candidates, net_holds, self.params["afterstate_suits"])
             terms.append({c: afterstate * float(p) for c, p in zip(candidates, points)})
         # Pruned values are upper bounds: fine for the heuristic's best discard, not for the discard
         # search, which ranks the best few.
