@@ -655,3 +655,6 @@ def test_net_holds_recorded_feeds_the_networks_the_model_they_learned_from_once_
     recorded = bots["recorded"].net_holds(own)
     expected = shared_estimator("mlp8-heuristic").estimate(bots["recorded"].knowledge)
     assert np.array_equal(recorded, expected) and not np.allclose(recorded, own)
+    # a packaged bot carries the model it reads
+    names = lambda bot: {path.name for path in bot.weight_files()}  # noqa: E731
+    assert "mlp8_heuristic.onnx" in names(bots["recorded"]) and "mlp8_heuristic.onnx" not in names(bots["model"])

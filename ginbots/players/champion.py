@@ -299,7 +299,10 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         for name in self._learned_nets():
             path = find_weights(name)
             learned += [path, card_path(path)]
-        return super().weight_files() + ([] if second == "none" else weight_files_for(second)) + learned
+        # net_holds=recorded reads the networks' own second model, whatever second_estimator names: package it too
+        recorded = (weight_files_for(NETS_SECOND_ESTIMATOR)
+                    if self.params["net_holds"] == "recorded" and second != NETS_SECOND_ESTIMATOR else [])
+        return super().weight_files() + ([] if second == "none" else weight_files_for(second)) + recorded + learned
 
     def prepare(self) -> None:
         super().prepare()
