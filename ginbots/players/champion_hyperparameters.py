@@ -93,9 +93,9 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                    choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
                    doc="a second opponent model, used once this game shows an opponent it fits better "
                        "(`switch_by`); none: `estimator` throughout (the previous default). gbt describes every "
-                       "opponent's hand best (experiments/champion-estimator) but measured level in play, 2026-11-29: "
-                       "+0.9 +- 0.8 points of wins against java-tonic over 3,600 paired games, +0.3 +- 0.4 by chunk "
-                       "against heuristic:tuned over 10,000"),
+                       "opponent's hand best (experiments/champion-estimator); in play, 2026-11-29: +0.8 +- 0.6 "
+                       "points of wins against java-tonic over 7,800 paired games (60.3%), +0.3 +- 0.4 by chunk "
+                       "against heuristic:tuned over 10,000, the same games against simple"),
     Hyperparameter("switch_by", str, "filter", choices=("revealed", "filter"), tunable=False,
                    doc="what picks the second estimator: revealed (the log score of the opponent's revealed "
                        "hands, `switch_margin`) or filter (the opponent filter's weight of minimum-deadwood play, "
