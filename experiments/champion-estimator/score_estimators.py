@@ -31,7 +31,8 @@ import numpy as np
 
 from ginbots.estimators import shared_estimator
 from ginbots.estimators.metrics import revealed_log_score
-from ginbots.game.cards import mask_of, parse_card
+from ginbots.arena.trace import read_traces
+from ginbots.game.cards import parse_card, parse_cards
 from ginbots.game.knowledge import Knowledge
 from ginbots.game.melds import min_deadwood
 from ginbots.game.melds_batch import deadwood_and_melded_batch
@@ -43,18 +44,16 @@ SAMPLES = 100
 
 def decision_rows(trace: Path, games: int):
     """(knowledge, the opponent's true hand) at each of the champion's discards in the first ``games``."""
-    with trace.open() as lines:
-        for number, line in enumerate(lines):
-            if number >= games:
-                return
-            game = json.loads(line)
-            me = game["players"].index("champion")
-            for hand in game["hands"]:
-                yield from _hand_rows(hand, me)
+    for number, game in enumerate(read_traces(trace)):
+        if number >= games:
+            return
+        me = game["players"].index("champion")
+        for hand in game["hands"]:
+            yield from _hand_rows(hand, me)
 
 
 def _hand_rows(hand: dict[str, Any], me: int):
-    held = [mask_of(parse_card(c) for c in dealt) for dealt in hand["dealt"]]
+    held = [parse_cards(dealt) for dealt in hand["dealt"]]
     knowledge = Knowledge(me, hand["starting_player"], held[me])
     took = [False, False]
     for event in hand["events"]:

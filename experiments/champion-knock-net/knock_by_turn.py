@@ -18,21 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from ginbots.players.afterstate_value import KNOCK_NET, AfterstateValue
-from ginbots.training.afterstate_train import inputs
+from ginbots.training.afterstate_train import inputs, load
+from ginbots.training.knock_data import KNOCK_FIELDS
 
 #: Groups of the opponent's turns so far.
 GROUPS = ((0, 4), (4, 6), (6, 8), (8, 10), (10, 12), (12, 99))
-
-
-def load_rows(folder: Path) -> dict[str, np.ndarray]:
-    parts: dict[str, list[np.ndarray]] = {}
-    for chunk in sorted(folder.glob("chunk_*.npz")):
-        with np.load(chunk) as data:
-            for key in data.files:
-                parts.setdefault(key, []).append(data[key])
-    if not parts:
-        raise SystemExit(f"{folder}: no chunk_*.npz (record them with knock_rows_against.py)")
-    return {key: np.concatenate(values) for key, values in parts.items()}
 
 
 def table(rows: dict[str, np.ndarray], net_folder: Path, blend: float) -> str:
@@ -62,7 +52,7 @@ def main() -> None:
     parser.add_argument("--net", type=Path, default=Path("weights"))
     parser.add_argument("--blend", type=float, default=0.75)
     args = parser.parse_args()
-    print(table(load_rows(args.rows), args.net, args.blend))
+    print(table(load(args.rows, KNOCK_FIELDS), args.net, args.blend))
 
 
 if __name__ == "__main__":
