@@ -333,7 +333,7 @@ def test_memory_carries_the_opponents_evidence_into_later_games():
     assert bot.hand_rhos == [0.1, 0.2, 0.3] and bot.opp_knocks == [8, 9] and bot.opp_declines == [3]
     assert bot.knock_errors == [5.0, 6.0, 7.0] and bot.last_scores == (0, 0)
     bot.start_hand(1, 0, mask_of(range(10)))
-    assert bot.estimator() is shared_estimator("mlp8-heuristic")  # before this game's first hand ends
+    assert bot.estimator() is shared_estimator("gbt")  # the second model (the default), before this game's first hand ends
     assert bot.knock_correction() == 18.0 / 5 and bot.opponent_knock_at() == 8  # the carried knocks
     fresh = ChampionPlayer(seed=4, memory_hands=0)
     fresh.new_game(0)

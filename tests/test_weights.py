@@ -99,10 +99,10 @@ def test_a_corrupt_second_weights_file_stops_the_champion_before_its_first_game(
     import subprocess
     import sys
 
-    (tmp_path / "mlp8_heuristic.onnx").write_bytes(b"not a network")
-    shutil.copy(find_weights("mlp8_heuristic.card.json"), tmp_path / "mlp8_heuristic.card.json")
+    (tmp_path / "gbt.onnx").write_bytes(b"not a model")  # the default second estimator's trees
+    shutil.copy(find_weights("gbt.card.json"), tmp_path / "gbt.card.json")
     env = {**os.environ, "GINBOTS_WEIGHTS": str(tmp_path)}
     res = subprocess.run([sys.executable, "-m", "ginbots", "match", "champion", "simple", "--games", "4",
                           "--no-progress"], env=env, capture_output=True, text=True, timeout=300)
-    assert res.returncode != 0 and "mlp8_heuristic.onnx" in res.stderr and "corrupt or stale" in res.stderr
+    assert res.returncode != 0 and "gbt.onnx" in res.stderr and "corrupt or stale" in res.stderr
     assert "games to 100" not in res.stdout  # stopped before any game was counted

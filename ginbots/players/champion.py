@@ -11,8 +11,8 @@ draw rule (a card that lowers the deadwood, that is one that melds); on top of i
   (``ginbots.search.opponent_model``, ``opponent_filter``) while the filter trusts that model,
   else from the opponent-hand estimator; the heuristic's own view of the opponent (its chance of
   holding each card, its sampled hands) comes from the same source.
-- **Which estimator.** ``mlp8`` (fitted on Simple's games) or ``mlp8-heuristic`` (on the
-  heuristic agents'): the opponent filter runs alongside to weigh how well minimum-deadwood
+- **Which estimator.** ``mlp8`` (fitted on Simple's games) or ``gbt`` (trees fitted on a pool of
+  bundle players'): the opponent filter runs alongside to weigh how well minimum-deadwood
   play explains the opponent, and a game whose mean end-of-hand weight falls below
   ``switch_rho`` gets the second (``second_estimator``, ``switch_by=filter``).
 - **Playouts.** A candidate action is played out to the end of the hand on every

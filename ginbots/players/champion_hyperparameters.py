@@ -89,13 +89,14 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "predicted value of playing on - the hand's realised points), shrunk toward 0 as if this "
                        "many hands had erred by 0, so that only the two branches' difference in bias moves the "
                        "knock; 0: off (2 against java-tonic: -6.8 +- 1.9 points of wins paired over 600 deals)"),
-    Hyperparameter("second_estimator", str, "mlp8-heuristic",
+    Hyperparameter("second_estimator", str, "gbt",
                    choices=("none",) + tuple(n for n in ESTIMATOR_NAMES if n != "omniscient"), tunable=False,
                    doc="a second opponent model, used once this game shows an opponent it fits better "
-                       "(`switch_by`); none: `estimator` throughout (the previous default). gbt describes every "
-                       "opponent's hand best (experiments/champion-estimator); in play, 2026-11-29: +0.8 +- 0.6 "
-                       "points of wins against java-tonic over 7,800 paired games (60.3%), +0.3 +- 0.4 by chunk "
-                       "against heuristic:tuned over 10,000, the same games against simple"),
+                       "(`switch_by`); none: `estimator` throughout. gbt (the default since 2026-12-06; was "
+                       "mlp8-heuristic) describes every opponent's hand best (experiments/champion-estimator); in "
+                       "play: +0.8 +- 0.6 points of wins against java-tonic over 7,800 paired games (60.3%) and "
+                       "+1.4 +- 1.4 over 1,200 on fresh seeds (60.0%), +0.3 +- 0.4 by chunk against heuristic:tuned "
+                       "over 10,000, level (-0.0 +- 0.1) against simple over 10,000"),
     Hyperparameter("switch_by", str, "filter", choices=("revealed", "filter"), tunable=False,
                    doc="what picks the second estimator: revealed (the log score of the opponent's revealed "
                        "hands, `switch_margin`) or filter (the opponent filter's weight of minimum-deadwood play, "
