@@ -125,10 +125,12 @@ def test_an_isolated_bot_is_capped_in_memory_and_killed_at_its_budget(tmp_path, 
     monkeypatch.setitem(HOSTILE, "hog", "hostile:Hog")
     monkeypatch.setattr(registry, "BUILTIN_PLAYERS", {**registry.BUILTIN_PLAYERS, **HOSTILE})
     monkeypatch.setenv("PYTHONPATH", os.path.dirname(os.path.abspath(__file__)))
-    for bot, rule in (("hog", "exception"), ("unstoppable", "time-budget")):
+    # the hog's budget is roomy: on a loaded host, allocating up to the cap can take longer than the
+    # unstoppable bot's 1 s, and then the clock, not the memory cap, would stop it
+    for bot, rule, budget in (("hog", "exception", 20), ("unstoppable", "time-budget", 1)):
         spec = parse_spec(bot).isolated(True, memory_mb=400, log_dir=str(tmp_path))
         start = time.monotonic()
-        report = run_match(spec, parse_spec("simple"), MatchConfig(games=2, seed=1, game=GameConfig(time_budget=1)),
+        report = run_match(spec, parse_spec("simple"), MatchConfig(games=2, seed=1, game=GameConfig(time_budget=budget)),
                            progress=False)
         forfeits = report.to_json()["forfeit_list"]
         assert len(forfeits) == 2 and all(f["role"] == "A" and f["rule"] == rule for f in forfeits), forfeits
