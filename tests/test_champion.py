@@ -658,3 +658,53 @@ def test_net_holds_recorded_feeds_the_networks_the_model_they_learned_from_once_
     # a packaged bot carries the model it reads
     names = lambda bot: {path.name for path in bot.weight_files()}  # noqa: E731
     assert "mlp8_heuristic.onnx" in names(bots["recorded"]) and "mlp8_heuristic.onnx" not in names(bots["model"])
+
+
+def test_one_draw_deadwoods_is_the_stock_weighted_least_deadwood_after_one_more_card():
+    """``lookahead_weight``'s reach, checked by brute force: every 10-card subset of each kept hand plus
+    each unseen card, weighed by its chance to be in the stock."""
+    from itertools import combinations
+
+    from ginbots.players.champion_discards import one_draw_deadwoods
+
+    rng = random.Random(23)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hand = sum(1 << c for c in deck[:11])
+    unknown = sum(1 << c for c in deck[11:40])
+    holds = np.array([rng.random() * 0.5 for _ in range(52)])
+    candidates = deck[:11:2]
+    reach = one_draw_deadwoods(hand, candidates, unknown, holds)
+    for card in candidates:
+        total = weights = 0.0
+        for drawn in deck[11:40]:
+            cards = [c for c in deck[:11] if c != card] + [drawn]
+            least = min(min_deadwood(sum(1 << c for c in keep)) for keep in combinations(cards, 10))
+            total += least * (1 - holds[drawn])
+            weights += 1 - holds[drawn]
+        assert abs(reach[card] - total / weights) < 1e-9
+
+
+def test_lookahead_weight_subtracts_the_weighted_reach_from_every_candidate():
+    """``lookahead_weight=w``: each discard's value is the heuristic's full value minus w x its reach."""
+    from ginbots.players.champion_discards import one_draw_deadwoods
+
+    rng = random.Random(12)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    players = {w: ChampionPlayer(seed=4, lookahead_weight=w, afterstate_weight=0.0) for w in (0.0, 0.5)}
+    for player in players.values():
+        player.prepare()
+        player.new_game(4)
+        player.start_hand(0, 1, sum(1 << c for c in deck[:10]))
+        player.report_draw(0, deck[10])
+    plain, ahead = players[0.0], players[0.5]
+    candidates = [c for c in range(52) if plain.hand >> c & 1]
+    holds = plain.estimator().estimate(plain.knowledge)
+    base = plain.discard_values(candidates, plain.sampled_opponents(holds), holds, prune=False)
+    holds = ahead.estimator().estimate(ahead.knowledge)
+    values = ahead.discard_values(candidates, ahead.sampled_opponents(holds), holds, prune=False)
+    reach = one_draw_deadwoods(ahead.hand, candidates, ahead.knowledge.unknown, holds)
+    assert max(reach.values()) - min(reach.values()) > 1
+    for card in candidates:
+        assert abs(values[card] - (base[card] - 0.5 * reach[card])) < 1e-6

@@ -86,7 +86,7 @@ from .afterstate_value import (
 )
 from .base import Melds
 from .champion_hyperparameters import CHAMPION_HYPERPARAMETERS
-from .champion_discards import DiscardSearch
+from .champion_discards import DiscardSearch, one_draw_deadwoods
 from .champion_search import RESULT_BOUND, World, WorldSearch, shrunk_mean
 from .filtered import FilteringPlayer
 from .hand_utility import in_opponent_meld_probability
@@ -433,7 +433,8 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
         leaves and ``afterstate_weight`` x the afterstate value of the position it leaves (their
         differences between candidates, in points)."""
         learned, afterstate = self.params["learned_discard"], self.params["afterstate_weight"]
-        if not (learned or afterstate) or len(candidates) < 2:
+        lookahead = self.params["lookahead_weight"]
+        if not (learned or afterstate or lookahead) or len(candidates) < 2:
             return super().discard_values(candidates, opponents, holds, prune)
         terms = []
         if learned:
@@ -445,6 +446,11 @@ class ChampionPlayer(DiscardSearch, WorldSearch, FilteringPlayer, HeuristicUtili
             net_holds = self.net_holds(holds)
             points = afterstate_values(self.knowledge, candidates, net_holds, self.params["afterstate_suits"])
             terms.append({c: afterstate * float(p) for c, p in zip(candidates, points)})
+        if lookahead:
+            if holds is None:
+                holds = self.opponent_view()[0]
+            reach = one_draw_deadwoods(self.hand, candidates, self.knowledge.unknown, holds)
+            terms.append({c: -lookahead * reach[c] for c in candidates})
         # Pruned values are upper bounds: fine for the heuristic's best discard, not for the discard
         # search, which ranks the best few.
         exact = self.params["search_discards"] != "off"

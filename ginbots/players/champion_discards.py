@@ -10,10 +10,36 @@ A mixin of ``ChampionPlayer`` (``champion.py``), kept apart from its decisions a
 
 from __future__ import annotations
 
-from ginbots.game.cards import MAX_DEADWOOD
-from ginbots.game.melds import discard_deadwoods
+from collections.abc import Sequence
+
+import numpy as np
+
+from ginbots.game.cards import MAX_DEADWOOD, cards_of
+from ginbots.game.melds import discard_deadwoods, min_deadwood
 
 from .champion_search import Values
+
+
+def one_draw_deadwoods(hand: int, candidates: Sequence[int], unknown: int, holds: np.ndarray) -> dict[int, float]:
+    """``lookahead_weight``'s reach: for each candidate discard of the 11-card ``hand``, the expected least
+    deadwood of the 10 cards it keeps plus one card drawn from the stock, after that hand's best discard.
+
+    Each ``unknown`` card is weighed by its chance to be in the stock (1 - ``holds``, the opponent model's
+    chance that the opponent holds it), as the heuristic weighs its own stock draw. Exact deadwood (every
+    discard of the 11 cards tried), not an estimate.
+    """
+    stock = cards_of(unknown)
+    weights = np.array([1.0 - float(holds[c]) for c in stock])
+    total = float(weights.sum())
+    reach: dict[int, float] = {}
+    for card in candidates:
+        kept = hand & ~(1 << card)
+        if not stock or total <= 0:
+            reach[card] = float(min_deadwood(kept))
+            continue
+        least = np.array([min(dw for _, dw in discard_deadwoods(kept | 1 << c)) for c in stock], dtype=float)
+        reach[card] = float(least @ weights) / total
+    return reach
 
 
 class DiscardSearch:
