@@ -377,26 +377,34 @@ def test_champion_stops_searching_when_the_hosts_clock_runs_short(monkeypatch):
     assert bot.time_left is None  # a new game's clock is the host's to report again
 
 
-def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
-    """``learned_discard=w``: each discard's value is the heuristic's full value plus w x the learned score
-    of the hand it leaves, centred over the candidates; w = 0 leaves the heuristic's values alone."""
-    from ginbots.players.learned_discard import learned_offence
-
-    rng = random.Random(11)
+def paired_discard_values(deal_seed: int, knob: str, weight: float):
+    """The same first decision (a shuffled deal's ten cards and one draw) seen by a champion with ``knob=0``
+    and one with ``knob=weight``: both players, the candidates, both players' discard values and the second's
+    opponent holdings."""
+    rng = random.Random(deal_seed)
     deck = list(range(52))
     rng.shuffle(deck)
-    players = {w: ChampionPlayer(seed=4, learned_discard=w, afterstate_weight=0.0) for w in (0.0, 0.5)}
+    players = {w: ChampionPlayer(seed=4, afterstate_weight=0.0, **{knob: w}) for w in (0.0, weight)}
     for player in players.values():
         player.prepare()
         player.new_game(4)
         player.start_hand(0, 1, sum(1 << c for c in deck[:10]))
         player.report_draw(0, deck[10])
-    plain, learned = players[0.0], players[0.5]
+    plain, other = players[0.0], players[weight]
     candidates = [c for c in range(52) if plain.hand >> c & 1]
     holds = plain.estimator().estimate(plain.knowledge)
     base = plain.discard_values(candidates, plain.sampled_opponents(holds), holds, prune=False)
-    holds = learned.estimator().estimate(learned.knowledge)
-    values = learned.discard_values(candidates, learned.sampled_opponents(holds), holds, prune=False)
+    holds = other.estimator().estimate(other.knowledge)
+    values = other.discard_values(candidates, other.sampled_opponents(holds), holds, prune=False)
+    return plain, other, candidates, base, values, holds
+
+
+def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
+    """``learned_discard=w``: each discard's value is the heuristic's full value plus w x the learned score
+    of the hand it leaves, centred over the candidates; w = 0 leaves the heuristic's values alone."""
+    from ginbots.players.learned_discard import learned_offence
+
+    _, learned, candidates, base, values, _ = paired_discard_values(11, "learned_discard", 0.5)
     offence = learned_offence(learned.hand, candidates, learned.knowledge, "random-256-worst")
     assert abs(float(offence.sum())) < 1e-6 and float(offence.std()) > 0.1
     for card, score in zip(candidates, offence):
@@ -689,21 +697,7 @@ def test_lookahead_weight_subtracts_the_weighted_reach_from_every_candidate():
     """``lookahead_weight=w``: each discard's value is the heuristic's full value minus w x its reach."""
     from ginbots.players.champion_discards import one_draw_deadwoods
 
-    rng = random.Random(12)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    players = {w: ChampionPlayer(seed=4, lookahead_weight=w, afterstate_weight=0.0) for w in (0.0, 0.5)}
-    for player in players.values():
-        player.prepare()
-        player.new_game(4)
-        player.start_hand(0, 1, sum(1 << c for c in deck[:10]))
-        player.report_draw(0, deck[10])
-    plain, ahead = players[0.0], players[0.5]
-    candidates = [c for c in range(52) if plain.hand >> c & 1]
-    holds = plain.estimator().estimate(plain.knowledge)
-    base = plain.discard_values(candidates, plain.sampled_opponents(holds), holds, prune=False)
-    holds = ahead.estimator().estimate(ahead.knowledge)
-    values = ahead.discard_values(candidates, ahead.sampled_opponents(holds), holds, prune=False)
+    _, ahead, candidates, base, values, holds = paired_discard_values(12, "lookahead_weight", 0.5)
     reach = one_draw_deadwoods(ahead.hand, candidates, ahead.knowledge.unknown, holds)
     assert max(reach.values()) - min(reach.values()) > 1
     for card in candidates:
