@@ -188,13 +188,20 @@ def test_anything_a_player_raises_is_its_forfeit(exc):
 
 
 def test_a_real_ctrl_c_still_stops_the_game():
+    """A bot's exceptions forfeit its game, but a real SIGINT is the user's and stops the run."""
     def interrupt(player):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(1)
         return player.drawn
 
-    with pytest.raises(KeyboardInterrupt):
-        play(Passive(seed=0), Hooked(discard=interrupt))
+    # A test run started in the background (`nohup ... &`) inherits SIGINT ignored, and Python then never
+    # raises KeyboardInterrupt; give the test Python's own handler, as an interactive run has.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play(Passive(seed=0), Hooked(discard=interrupt))
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Unprintable(Exception):
