@@ -379,8 +379,8 @@ def test_champion_stops_searching_when_the_hosts_clock_runs_short(monkeypatch):
 
 def paired_discard_values(deal_seed: int, knob: str, weight: float):
     """The same first decision (a shuffled deal's ten cards and one draw) seen by a champion with ``knob=0``
-    and one with ``knob=weight``: both players, the candidates, both players' discard values and the second's
-    opponent holdings."""
+    and one with ``knob=weight``: the second player, the candidates, the first's discard values (the base), the
+    second's, and the second's opponent holdings."""
     rng = random.Random(deal_seed)
     deck = list(range(52))
     rng.shuffle(deck)
@@ -388,7 +388,7 @@ def paired_discard_values(deal_seed: int, knob: str, weight: float):
     for player in players.values():
         player.prepare()
         player.new_game(4)
-        player.start_hand(0, 1, sum(1 << c for c in deck[:10]))
+        player.start_hand(0, 1, mask_of(deck[:10]))
         player.report_draw(0, deck[10])
     plain, other = players[0.0], players[weight]
     candidates = [c for c in range(52) if plain.hand >> c & 1]
@@ -396,7 +396,7 @@ def paired_discard_values(deal_seed: int, knob: str, weight: float):
     base = plain.discard_values(candidates, plain.sampled_opponents(holds), holds, prune=False)
     holds = other.estimator().estimate(other.knowledge)
     values = other.discard_values(candidates, other.sampled_opponents(holds), holds, prune=False)
-    return plain, other, candidates, base, values, holds
+    return other, candidates, base, values, holds
 
 
 def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
@@ -404,7 +404,7 @@ def test_learned_discard_adds_the_networks_centred_score_to_every_candidate():
     of the hand it leaves, centred over the candidates; w = 0 leaves the heuristic's values alone."""
     from ginbots.players.learned_discard import learned_offence
 
-    _, learned, candidates, base, values, _ = paired_discard_values(11, "learned_discard", 0.5)
+    learned, candidates, base, values, _ = paired_discard_values(11, "learned_discard", 0.5)
     offence = learned_offence(learned.hand, candidates, learned.knowledge, "random-256-worst")
     assert abs(float(offence.sum())) < 1e-6 and float(offence.std()) > 0.1
     for card, score in zip(candidates, offence):
@@ -697,7 +697,7 @@ def test_lookahead_weight_subtracts_the_weighted_reach_from_every_candidate():
     """``lookahead_weight=w``: each discard's value is the heuristic's full value minus w x its reach."""
     from ginbots.players.champion_discards import one_draw_deadwoods
 
-    _, ahead, candidates, base, values, holds = paired_discard_values(12, "lookahead_weight", 0.5)
+    ahead, candidates, base, values, holds = paired_discard_values(12, "lookahead_weight", 0.5)
     reach = one_draw_deadwoods(ahead.hand, candidates, ahead.knowledge.unknown, holds)
     assert max(reach.values()) - min(reach.values()) > 1
     for card in candidates:
