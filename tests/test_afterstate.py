@@ -309,3 +309,37 @@ def test_a_trained_knock_network_enters_the_champions_knock_value(tmp_path, monk
         counts[when] = len(asked)
     assert counts["always"] > counts["untrusted"]
     shared_afterstate_value.cache_clear()
+
+
+def test_afterstate_data_records_a_pool_other_than_the_default_and_refuses_an_unknown_player(tmp_path):
+    """A folder recorded against another pool keeps the pool in its settings (a resume against other
+    opponents is refused); the default pool's folders keep the settings they always had."""
+    from ginbots.training.afterstate_data import generate
+
+    generate(tmp_path / "pool", 1, chunk=1, opponents=("keats:tuned",), progress=False)
+    assert json.loads((tmp_path / "pool" / "settings.json").read_text())["opponents"] == ["keats:tuned"]
+    with pytest.raises(ValueError, match="opponents"):
+        generate(tmp_path / "pool", 2, chunk=1, opponents=("simple",), progress=False)
+    with pytest.raises(KeyError, match="nosuch"):
+        generate(tmp_path / "bad", 1, chunk=1, opponents=("simple", "nosuch"), progress=False)
+    assert not (tmp_path / "bad").exists()
+
+
+def test_fine_tuning_starts_from_the_given_network_and_refuses_one_of_other_widths(tmp_path):
+    """``init``: with no epoch that beats the network as given, the export is that network, output for output;
+    a network of other widths is refused by name."""
+    pytest.importorskip("torch")
+    from ginbots.arena.chunks import save_chunk
+    from ginbots.training.afterstate_train import train
+
+    data = record_games([21, 22], explore=0.3, opponents=("simple",))
+    (tmp_path / "data").mkdir()
+    save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
+    first = train(tmp_path / "data", tmp_path / "first", epochs=1)
+    again = train(tmp_path / "data", tmp_path / "again", epochs=0, init=first)
+    x = inputs(data)
+    assert np.allclose(AfterstateValue(str(again))(x), AfterstateValue(str(first))(x), atol=1e-4)
+    card = json.loads(again.with_name("afterstate_value.card.json").read_text())
+    assert card["training"]["init"]["file"] == str(first)
+    with pytest.raises(ValueError, match="widths"):
+        train(tmp_path / "data", tmp_path / "wide", epochs=1, init=first, hidden=(32,))

@@ -148,25 +148,43 @@ def row_arrays(rows: list[dict], fields: tuple[str, ...]) -> dict[str, np.ndarra
     return out
 
 
+def checked_pool(opponents: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """An opponent pool as a tuple, every spec but ``champion`` (self-play) parsed: an unknown player or
+    hyperparameter fails here, before any game is played."""
+    opponents = tuple(opponents)
+    if not opponents:
+        raise ValueError("the opponent pool is empty: name at least one player")
+    for spec in opponents:
+        if spec != "champion":
+            parse_spec(spec)
+    return opponents
+
+
 def _setup() -> None:
     pass
 
 
-def _run(job: tuple[int, int, int, float, str, float]) -> int:
-    seed, start, size, explore, path, weight = job
-    arrays = record_games([derive_seed(seed, g) for g in range(start, start + size)], explore, first_game=start,
-                          afterstate_weight=weight)
+def _run(job: tuple[int, int, int, float, str, float, tuple[str, ...]]) -> int:
+    seed, start, size, explore, path, weight, opponents = job
+    arrays = record_games([derive_seed(seed, g) for g in range(start, start + size)], explore, opponents,
+                          first_game=start, afterstate_weight=weight)
     save_chunk(path, **arrays)
     return size
 
 
 def generate(out_dir: str | Path, games: int, *, seed: int = 37, explore: float = 0.15, chunk: int = 40,
-             workers: int = 1, progress: bool | None = None, afterstate_weight: float = 0.0) -> list[Path]:
-    """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``; chunks on disk are kept (resumable)."""
+             workers: int = 1, progress: bool | None = None, afterstate_weight: float = 0.0,
+             opponents: tuple[str, ...] = OPPONENT_POOL) -> list[Path]:
+    """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``; chunks on disk are kept (resumable).
+    ``opponents``: the pool, one per game in turn (every spec is checked before a game is played)."""
+    opponents = checked_pool(opponents)
+    settings = {"seed": seed, "explore": explore, "afterstate_weight": afterstate_weight}
+    if opponents != OPPONENT_POOL:  # folders recorded before the pool was a setting keep their settings
+        settings["opponents"] = list(opponents)
     return generate_chunks(Path(out_dir), games, chunk,
-                           lambda start, size, path: (seed, start, size, explore, path, afterstate_weight),
+                           lambda start, size, path: (seed, start, size, explore, path, afterstate_weight, opponents),
                            setup=_setup, run=_run, unit="games", workers=workers, progress=progress,
-                           settings={"seed": seed, "explore": explore, "afterstate_weight": afterstate_weight})
+                           settings=settings)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -180,11 +198,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--afterstate-weight", type=float, default=0.0,
                         help="the recording champion's afterstate_weight: 0 records the first generation (the "
                              "shipped network's data), 1 a second, played with the shipped network's help")
+    parser.add_argument("--opponents", nargs="+", default=OPPONENT_POOL, metavar="SPEC",
+                        help="player specs, game g against the (g mod n)th; champion: itself "
+                             f"(default {' '.join(OPPONENT_POOL)})")
     args = parser.parse_args(argv)
     try:
         generate(args.out, args.games, seed=args.seed, explore=args.explore, chunk=args.chunk, workers=args.workers,
-                 progress=True, afterstate_weight=args.afterstate_weight)
-    except ValueError as exc:  # a folder recorded with other settings
+                 progress=True, afterstate_weight=args.afterstate_weight, opponents=args.opponents)
+    except (ValueError, KeyError) as exc:  # a folder recorded with other settings, or an unknown player
         parser.error(str(exc))
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ginbots import __version__
 from ginbots.arena.chunks import SETTINGS_FILE, chunk_files
-from ginbots.estimators.weights import write_card
+from ginbots.estimators.weights import sha256_of, write_card
 from ginbots.players.afterstate_value import (
     AFTERSTATE_NET,
     AFTERSTATE_WIDTH,
@@ -117,6 +117,26 @@ def build_model(seed: int, hidden: tuple[int, ...] = HIDDEN) -> Any:
     return nn.Sequential(*layers)
 
 
+def load_exported(model: Any, path: str | Path) -> None:
+    """Start ``model`` (``build_model``'s, the same widths) from a network this module exported (``--init``:
+    fine-tuning a shipped network on new data). A file of other widths or another scale is refused by name."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    try:
+        found = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    except Exception as exc:  # a missing or corrupt file: onnx raises several kinds
+        raise ValueError(f"--init {path}: not a readable ONNX network ({exc})") from exc
+    state = model.state_dict()
+    wrong = [k for k, t in state.items() if found.get(f"0.{k}", np.zeros(0)).shape != tuple(t.shape)]
+    scale = found.get("1.weight", np.zeros(0)).ravel()
+    if wrong or list(scale) != [POINT_SCALE]:
+        raise ValueError(f"--init {path}: not an afterstate network of this shape ({', '.join(wrong) or 'scale'} "
+                         f"differs; give --hidden the widths it was trained with)")
+    model.load_state_dict({k: torch.from_numpy(found[f"0.{k}"].copy()) for k in state})
+
+
 def permute_suits(x: "torch.Tensor", perms: "torch.Tensor") -> "torch.Tensor":
     """Rows with the suits of every card plane permuted, one permutation (of 0-3) per row: the rules
     treat suits alike, so each position stands for 24 (augmentation)."""
@@ -140,19 +160,28 @@ def td_targets(outcome: np.ndarray, episode: np.ndarray, values: np.ndarray, lam
 
 
 def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: float, seed: int,
-         label: str = "") -> tuple[list[dict], float]:
+         label: str = "", fresh: bool = True) -> tuple[list[dict], float]:
     """Train ``model`` on rows ``~val`` against ``y`` (scaled points), keep the epoch whose validation
-    error (against ``y[val]``) is lowest; returns the history and that error in points squared."""
+    error (against ``y[val]``) is lowest (with ``fresh=False``, a started network: epoch 0, the network
+    as given, counts too); returns the history and that error in points squared."""
     import torch
     from torch import nn
 
     xt, yt = torch.from_numpy(x[~val]), torch.from_numpy(y[~val])
     xv, yv = torch.from_numpy(x[val]), torch.from_numpy(y[val])
-    model[-1].bias.data.fill_(float(yt.mean()))
+    if fresh:
+        model[-1].bias.data.fill_(float(yt.mean()))
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
     gen = torch.Generator().manual_seed(seed)
     suit_perms = torch.tensor(list(itertools.permutations(range(4))))
     history, best, best_state = [], np.inf, None
+    if not fresh:
+        model.eval()
+        with torch.no_grad():
+            best = float(nn.functional.mse_loss(model(xv), yv)) * POINT_SCALE ** 2
+        best_state = {k: t.clone() for k, t in model.state_dict().items()}
+        history.append({"epoch": 0, "validation_mse": best})
+        print(f"{label}epoch 0 (as started): validation {best:.1f}", flush=True)
     for epoch in range(1, epochs + 1):
         model.train()
         order = torch.randperm(len(xt), generator=gen)
@@ -178,18 +207,22 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
 
 def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, epochs: int = 8, batch: int = 512,
           lr: float = 1e-3, weight_decay: float = 1e-4, seed: int = 0, td_lambda: float = 1.0, generations: int = 1,
-          play_on: bool = False, knock: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Path:
+          play_on: bool = False, knock: bool = False, hidden: tuple[int, ...] = HIDDEN,
+          init: str | Path | None = None) -> Path:
     """Fit the network on every chunk in ``data_dir`` (a folder or several), export it and its card to
     ``out_dir``. With ``td_lambda`` below 1, ``generations`` fits after the first train on TD(lambda) targets made with
     the previous fit's values (validation is always against the hands' real points). ``play_on``: only
     the positions the champion played on from (not the knocks), for ``PLAY_ON_NET``; ``knock``: ``knock_data``'s
-    rows against the exact points of knocking now, for ``KNOCK_NET``."""
+    rows against the exact points of knocking now, for ``KNOCK_NET``. ``init``: an exported network of the
+    same widths that the first generation starts from (fine-tuning), instead of random weights."""
     import torch
     from torch import nn
 
     torch.set_num_threads(1)
     if play_on and knock:
         raise ValueError("train one network at a time: play_on or knock")
+    if epochs < 1 and init is None:
+        raise ValueError(f"epochs={epochs}: a network from random weights needs at least one epoch")
     data = load(data_dir, KNOCK_FIELDS if knock else FIELDS)
     if play_on:
         data = {f: a[~data["knocked"]] for f, a in data.items()}
@@ -207,8 +240,11 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, e
     y = outcome
     for generation in range(generations):
         model = build_model(seed + generation, hidden)
+        started = init is not None and generation == 0
+        if started:
+            load_exported(model, init)
         fits, best = _fit(model, x, y, val, epochs=epochs, batch=batch, lr=lr, weight_decay=weight_decay,
-                          seed=seed + generation, label=f"generation {generation}: ")
+                          seed=seed + generation, label=f"generation {generation}: ", fresh=not started)
         if generation:  # validation against the hands' points, not the bootstrapped targets
             with torch.no_grad():
                 predicted = model(torch.from_numpy(x[val])).numpy()
@@ -252,6 +288,7 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, *, e
                          ", shifted by one game each round of a pool of a multiple of five opponents"
                          if any(n % 5 == 0 for n in pools) else ""), "kept": "lowest validation MSE",
                      "td_lambda": td_lambda, "generations": generations,
+                     **({"init": {"file": str(init), "sha256": sha256_of(init)}} if init is not None else {}),
                      "validation_mse_mean_only": baseline, "history": history,
                      "seconds": round(time.time() - start, 1)},
         "ginbots": __version__,
@@ -280,11 +317,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play-on", action="store_true", help="train the play-on network (rows without a knock)")
     parser.add_argument("--knock", action="store_true",
                         help="train the knock network on knock_data's rows (the exact points of knocking now)")
+    parser.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default %(default)s)")
+    parser.add_argument("--init", metavar="NET.onnx",
+                        help="start from this exported network (same --hidden widths) instead of random weights")
     parser.add_argument("--hidden", type=layer_widths, default=HIDDEN,
                         help=f"widths of the hidden layers, comma-separated (default {','.join(map(str, HIDDEN))})")
     args = parser.parse_args(argv)
-    train([args.data, *args.also], args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
-          generations=args.generations, play_on=args.play_on, knock=args.knock, hidden=args.hidden)
+    try:
+        train([args.data, *args.also], args.out, epochs=args.epochs, seed=args.seed, td_lambda=args.td_lambda,
+              generations=args.generations, play_on=args.play_on, knock=args.knock, hidden=args.hidden,
+              lr=args.lr, init=args.init)
+    except ValueError as exc:  # a bad --init file, or data that leaves no training or validation rows
+        parser.error(str(exc))
 
 
 def layer_widths(text: str) -> tuple[int, ...]:

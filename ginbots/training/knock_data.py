@@ -21,10 +21,9 @@ from ginbots.arena.chunks import generate_chunks, save_chunk
 from ginbots.arena.match import derive_seed
 from ginbots.game.melds import min_deadwood
 from ginbots.players.base import Player
-from ginbots.players.registry import parse_spec
 from ginbots.search.rollout import knock_points
 
-from .afterstate_data import OPPONENT_POOL, RecordingChampion, play_recorded, position_row
+from .afterstate_data import OPPONENT_POOL, RecordingChampion, checked_pool, play_recorded, position_row
 
 #: Fields of a row: the afterstate network's input (``afterstate_data.FIELDS``' first ten), the exact
 #: points of knocking now, the worlds' mean points of knocking now and of playing on, whether it knocked,
@@ -83,10 +82,7 @@ def generate(out_dir: str | Path, games: int, *, seed: int = 59, chunk: int = 40
              progress: bool | None = None, opponents: tuple[str, ...] = OPPONENT_POOL) -> list[Path]:
     """Record ``games`` games into ``out_dir/chunk_NNNNN.npz``, game g against ``opponents[g % len]``
     (``champion``: the recorder itself, both seats recording); chunks on disk are kept (resumable)."""
-    opponents = tuple(opponents)
-    for spec in opponents:
-        if spec != "champion":
-            parse_spec(spec)  # an unknown player fails here, before any game
+    opponents = checked_pool(opponents)
     return generate_chunks(Path(out_dir), games, chunk, lambda start, size, path: (seed, start, size, path, opponents),
                            setup=_setup, run=_run, unit="games", workers=workers, progress=progress,
                            settings={"seed": seed, "recorder": "knock", "opponents": list(opponents)})
