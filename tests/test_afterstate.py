@@ -77,14 +77,21 @@ def test_play_and_training_encode_a_position_alike():
         np.testing.assert_array_equal(inputs(data)[0], encoded)
 
 
+def _recorded_folder(folder, seeds=(21, 22)):
+    """Two games' rows against Simple saved as one data folder's single chunk; the rows."""
+    from ginbots.arena.chunks import save_chunk
+
+    data = record_games(list(seeds), explore=0.3, opponents=("simple",))
+    folder.mkdir()
+    save_chunk(folder / "chunk_00000.npz", **data)
+    return data
+
+
 def test_a_trained_network_loads_and_steers_the_champions_discards(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from ginbots.arena.chunks import save_chunk
     from ginbots.training.afterstate_train import train
 
-    data = record_games([21, 22], explore=0.3, opponents=("simple",))
-    (tmp_path / "data").mkdir()
-    save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
+    data = _recorded_folder(tmp_path / "data")
     path = train(tmp_path / "data", tmp_path / "net", epochs=2)
     play_on_path = train(tmp_path / "data", tmp_path / "net", epochs=1, play_on=True)
     net = AfterstateValue(str(path))
@@ -329,12 +336,9 @@ def test_fine_tuning_starts_from_the_given_network_and_refuses_one_of_other_widt
     """``init``: with no epoch that beats the network as given, the export is that network, output for output;
     a network of other widths is refused by name."""
     pytest.importorskip("torch")
-    from ginbots.arena.chunks import save_chunk
     from ginbots.training.afterstate_train import train
 
-    data = record_games([21, 22], explore=0.3, opponents=("simple",))
-    (tmp_path / "data").mkdir()
-    save_chunk(tmp_path / "data" / "chunk_00000.npz", **data)
+    data = _recorded_folder(tmp_path / "data")
     first = train(tmp_path / "data", tmp_path / "first", epochs=1)
     again = train(tmp_path / "data", tmp_path / "again", epochs=0, init=first)
     x = inputs(data)
