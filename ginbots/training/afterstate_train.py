@@ -175,30 +175,27 @@ def _fit(model, x, y, val, *, epochs: int, batch: int, lr: float, weight_decay: 
     gen = torch.Generator().manual_seed(seed)
     suit_perms = torch.tensor(list(itertools.permutations(range(4))))
     history, best, best_state = [], np.inf, None
-    if not fresh:
-        model.eval()
-        with torch.no_grad():
-            best = float(nn.functional.mse_loss(model(xv), yv)) * POINT_SCALE ** 2
-        best_state = {k: t.clone() for k, t in model.state_dict().items()}
-        history.append({"epoch": 0, "validation_mse": best})
-        print(f"{label}epoch 0 (as started): validation {best:.1f}", flush=True)
-    for epoch in range(1, epochs + 1):
-        model.train()
-        order = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            rows = permute_suits(xt[idx], suit_perms[torch.randint(24, (len(idx),), generator=gen)])
-            loss = nn.functional.mse_loss(model(rows), yt[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(idx)
+    for epoch in range(0 if not fresh else 1, epochs + 1):  # epoch 0: a started network as given
+        trained = {}
+        if epoch:
+            model.train()
+            order = torch.randperm(len(xt), generator=gen)
+            total = 0.0
+            for i in range(0, len(order), batch):
+                idx = order[i:i + batch]
+                rows = permute_suits(xt[idx], suit_perms[torch.randint(24, (len(idx),), generator=gen)])
+                loss = nn.functional.mse_loss(model(rows), yt[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                total += float(loss.detach()) * len(idx)
+            trained = {"train_mse": total / len(xt) * POINT_SCALE ** 2}
         model.eval()
         with torch.no_grad():
             v = float(nn.functional.mse_loss(model(xv), yv)) * POINT_SCALE ** 2
-        history.append({"epoch": epoch, "train_mse": total / len(xt) * POINT_SCALE ** 2, "validation_mse": v})
-        print(f"{label}epoch {epoch}: train {history[-1]['train_mse']:.1f} validation {v:.1f}", flush=True)
+        history.append({"epoch": epoch, **trained, "validation_mse": v})
+        shown = f"train {trained['train_mse']:.1f}" if epoch else "(as started):"
+        print(f"{label}epoch {epoch}: {shown} validation {v:.1f}", flush=True)
         if v < best:
             best, best_state = v, {k: t.clone() for k, t in model.state_dict().items()}
     model.load_state_dict(best_state)
