@@ -136,3 +136,55 @@ class Announcer(SimplePlayer):
             sys.stderr.write(f"ANNOUNCE time_left={getattr(self, 'time_left', None)}\n")
             self._first = False
         return super().will_draw_face_up(card)
+
+
+def _name_process(name: bytes) -> None:
+    """Set this process's name (``/proc/PID/comm``), so that a test can find it from outside the sandbox."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(15, name, 0, 0, 0)  # PR_SET_NAME
+
+
+class CpuThief(Passive):
+    """At its first decision starts ``processes`` busy processes, each in a session of its own and named
+    ``gbthief``, to take CPU from its opponent's thinking time (the engine's clock is wall time)."""
+
+    name = "cpu-thief"
+    processes = 4
+
+    def wants_face_up(self, card: int) -> bool:
+        if not getattr(self, "started", False):
+            self.started = True
+            for _ in range(self.processes):
+                if os.fork() == 0:
+                    os.setsid()
+                    _name_process(b"gbthief")
+                    end = time.monotonic() + 60
+                    while time.monotonic() < end:
+                        pass
+                    os._exit(0)
+        return super().wants_face_up(card)
+
+
+class ForkBomb(Passive):
+    """At its first decision forks up to 2,000 sleeping children (named ``gbbomb``); writes how many it
+    made to stderr as ``BOMB made N``, and plays on."""
+
+    name = "fork-bomb"
+
+    def wants_face_up(self, card: int) -> bool:
+        if not getattr(self, "started", False):
+            self.started = True
+            made = 0
+            for _ in range(2000):
+                try:
+                    pid = os.fork()
+                except OSError:
+                    break
+                if pid == 0:
+                    _name_process(b"gbbomb")
+                    time.sleep(60)
+                    os._exit(0)
+                made += 1
+            print(f"BOMB made {made}", file=sys.stderr, flush=True)
+        return super().wants_face_up(card)

@@ -112,16 +112,19 @@ ISOLATION_TARGET_US = 150.0
 
 
 def bench_isolation(games: int = 40, seed: int = 5) -> dict[str, Any]:
-    """Decision time of Simple against Simple in process and isolated (its own sandboxed process behind
-    the bridge, as ``--isolate`` runs it): the p50s and their difference, the cost of isolation."""
+    """Decision time of Simple against Simple in process, isolated (its own sandboxed process behind the
+    bridge, as ``--isolate`` runs the bundle's bots) and confined (isolated and stopped between its
+    turns, as every bot from outside the bundle runs): the p50s and the differences, the costs."""
+    from ginbots.connect.confine import Confinement
     from ginbots.connect.host import make_player
     from ginbots.connect.sandbox import degraded_reason
     from ginbots.players.registry import parse_spec
 
-    out: dict[str, Any] = {"games": games, "sandbox": degraded_reason() or "bubblewrap"}
-    for mode, isolate in (("in_process", False), ("isolated", True)):
+    out: dict[str, Any] = {"games": games, "sandbox": degraded_reason() or "bubblewrap",
+                           "confinement": Confinement.describe_host()}
+    for mode, isolate, confine in (("in_process", False, False), ("isolated", True, False), ("confined", True, True)):
         spec = parse_spec("simple").isolated(isolate)
-        players = [make_player(spec, seed=1), make_player(spec, seed=2)]
+        players = [make_player(spec, seed=1, confine=confine), make_player(spec, seed=2, confine=confine)]
         times: list[float] = []
         try:
             for game in range(games):
@@ -132,6 +135,7 @@ def bench_isolation(games: int = 40, seed: int = 5) -> dict[str, Any]:
                 getattr(player, "close", lambda: None)()
         out[mode] = _quantiles_ms(times)
     out["overhead_us"] = (out["isolated"]["p50_ms"] - out["in_process"]["p50_ms"]) * 1e3
+    out["confined_overhead_us"] = (out["confined"]["p50_ms"] - out["in_process"]["p50_ms"]) * 1e3
     out["met"] = out["overhead_us"] <= ISOLATION_TARGET_US
     return out
 
@@ -140,7 +144,9 @@ def format_isolation(results: dict[str, Any]) -> str:
     mark = "met" if results["met"] else "MISSED"
     return (f"isolation ({results['sandbox']}), Simple vs Simple, {results['games']} games: decision p50 "
             f"{results['in_process']['p50_ms'] * 1e3:.1f} us in process, {results['isolated']['p50_ms'] * 1e3:.1f} us "
-            f"isolated: +{results['overhead_us']:.0f} us (target <= {ISOLATION_TARGET_US:.0f} us: {mark})")
+            f"isolated: +{results['overhead_us']:.0f} us (target <= {ISOLATION_TARGET_US:.0f} us: {mark}); "
+            f"{results['confined']['p50_ms'] * 1e3:.1f} us confined as a bot from outside the bundle "
+            f"({results['confinement']}): +{results['confined_overhead_us']:.0f} us")
 
 
 def _quantiles_ms(values: list[float]) -> dict[str, float]:

@@ -25,11 +25,15 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Sequence
 
+from ginbots.connect.host import close_all
 from ginbots.game.engine import ACTIONS
 from ginbots.game.rules import describe_exception
 
 #: A worker that dies this many times in a row without finishing an item stops the run.
 MAX_DEATHS_WITHOUT_PROGRESS = 5
+#: Seconds a worker told to stop gets to close its bots' processes (their scratch folders and cgroups)
+#: before it is killed.
+STOP_GRACE_S = 5.0
 
 _monitor: Any = None
 
@@ -98,6 +102,7 @@ def _worker_main(conn: Connection, slot: Any, setup: Callable[..., None], setup_
             conn.send(("done", None))
     finally:
         try:
+            close_all()  # the bots' processes, scratch folders and cgroups: os._exit runs no finalizer
             conn.close()
         finally:
             os._exit(0)
@@ -154,7 +159,7 @@ class _Slot:
             self.parent.send(None)
         except (OSError, ValueError):
             pass
-        self.proc.join(1.0)
+        self.proc.join(STOP_GRACE_S)
         self.kill()
         self.proc.join(1.0)
         self.parent.close()

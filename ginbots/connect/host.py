@@ -20,14 +20,16 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import IO, Any, Sequence
 
 from ginbots.game.cards import cards_of
 from ginbots.players.base import Player
-from ginbots.players.registry import PlayerSpec, available_players, parse_spec
+from ginbots.players.registry import PlayerSpec, available_players, is_trusted, parse_spec
 
 from . import sandbox as sandbox_tools
+from .confine import Confinement
 
 from .bridge import (
     EXIT_BOT_ERROR,
@@ -44,6 +46,22 @@ PROTOCOL_EXITS = {EXIT_MALFORMED, EXIT_UNKNOWN, EXIT_INVALID, EXIT_ORDER, EXIT_B
 DEFAULT_MEMORY_MB = 2048
 
 
+#: Every bot process this process has started and not yet closed (``close_all``).
+_OPEN: weakref.WeakSet[ProcessPlayer] = weakref.WeakSet()
+
+
+def close_all() -> None:
+    """Close every bridge process this process still holds: its sandbox's scratch folder and cgroup go
+    with it. Runner workers call this before they exit (they end with ``os._exit``, which runs no
+    finalizer)."""
+    for player in list(_OPEN):
+        try:
+            player.kill()  # no goodbye: quick, on the way out
+            player.close()
+        except Exception:  # noqa: BLE001 - cleaning up on the way out: one failure must not stop the rest
+            pass
+
+
 class BridgeFailure(RuntimeError):
     """The bridge process failed: gone, silent past a deadline, or reported a protocol error."""
 
@@ -52,15 +70,19 @@ class BridgeStartError(BridgeFailure):
     """The bridge process could not be started or did not greet: a broken set-up, not the bot's play."""
 
 
-def _limits(memory_mb: int | None) -> Any:
-    if memory_mb is None or not hasattr(os, "fork"):
+def _limits(memory_mb: int | None, confinement: Confinement | None = None) -> Any:
+    """The child's set-up between fork and exec: its address-space cap, and its task cap (``confine``)."""
+    if (memory_mb is None and confinement is None) or not hasattr(os, "fork"):
         return None
 
     def apply() -> None:
         import resource
 
-        limit = memory_mb * (1 << 20)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if memory_mb is not None:
+            limit = memory_mb * (1 << 20)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if confinement is not None:
+            confinement.enter()
 
     return apply
 
@@ -89,14 +111,16 @@ class ProcessPlayer(Player):
                  memory_mb: int | None = None, env: dict[str, str] | None = None,
                  start_timeout: float = 120.0, sandbox: bool = False,
                  hide: Sequence[str | os.PathLike[str]] = (), pythonpath: Sequence[str] = (),
-                 decision_timeout: float | None = None) -> None:
+                 decision_timeout: float | None = None, confine: bool = False) -> None:
         """``isolated`` drops PYTHONPATH and user site-packages from the child's environment (as
         package verification needs); ``log`` receives the child's stderr (default: a temporary file).
         ``sandbox`` runs the child in ``ginbots.connect.sandbox`` (bubblewrap where it works: the
         ``hide`` folders empty to it, a scratch folder of its own, only ``pythonpath`` and a few
         variables in its environment). ``decision_timeout``: seconds a decision may take before the
         child is killed and the decision fails, for hosts with no clock of their own (``ginbots play``,
-        the environments); the engine's time budget needs none."""
+        the environments); the engine's time budget needs none. ``confine`` (with ``sandbox``; for bots
+        not from this package) caps the child's tasks and stops its processes between its turns
+        (``ginbots.connect.confine``), so that it cannot take CPU from the opponent's thinking time."""
         super().__init__(seed=seed)
         self.decision_timeout = decision_timeout
         self.command = list(command)
@@ -108,6 +132,8 @@ class ProcessPlayer(Player):
         self.sandbox = sandbox
         self.hide = tuple(hide)
         self.scratch: Path | None = None
+        # A sandboxed bot's processes: capped in number, stopped between its turns (``confine``).
+        self.confinement = Confinement(self.label) if sandbox and confine else None
         base = dict(os.environ if env is None else env)
         if isolated:
             base.pop("PYTHONPATH", None)
@@ -125,6 +151,7 @@ class ProcessPlayer(Player):
         self._next_id = 0
         self._error: dict[str, Any] | None = None
         self.remote: dict[str, Any] = {}
+        _OPEN.add(self)
         self._start()
 
     # --- process ---------------------------------------------------------
@@ -146,7 +173,9 @@ class ProcessPlayer(Player):
             self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=self._log, cwd=cwd, env=self.env, close_fds=True,
                                          start_new_session=self.sandbox,
-                                         preexec_fn=_limits(self.memory_mb))  # noqa: PLW1509
+                                         preexec_fn=_limits(self.memory_mb, self.confinement))  # noqa: PLW1509
+            if self.confinement is not None:
+                self.confinement.started(self.proc.pid)
             self.remote = self._ask({"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout)
         except (BridgeFailure, OSError) as exc:
             raise BridgeStartError(f"could not start {self.label}: {exc}") from None
@@ -164,6 +193,8 @@ class ProcessPlayer(Player):
                 os.killpg(self.proc.pid, signal.SIGKILL)  # what it started in its session goes with it
             except (ProcessLookupError, PermissionError, OSError):
                 pass
+        if self.confinement is not None:
+            self.confinement.kill_all()  # and, where a cgroup names them, what left the session
         if self.proc.poll() is None:
             self.proc.kill()
             try:
@@ -172,6 +203,8 @@ class ProcessPlayer(Player):
                 pass
 
     def close(self) -> None:
+        if self.confinement is not None:
+            self.confinement.thaw()  # to read its goodbye
         if self.alive:
             try:
                 self._send({"type": "bye"})
@@ -185,6 +218,9 @@ class ProcessPlayer(Player):
                 pass
         if self.sandbox:
             self.kill()  # the session's leftovers (in bubblewrap the namespace ended with the bot)
+        if self.confinement is not None:
+            self.confinement.close()
+        _OPEN.discard(self)
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -258,6 +294,8 @@ class ProcessPlayer(Player):
         ask_id = self._next_id
         deadline = time.monotonic() + timeout if timeout is not None else None
         try:
+            if self.confinement is not None:
+                self.confinement.thaw()  # its turn: it runs until it answers
             self._send({**msg, "id": ask_id})
             while True:
                 line = self._read_line(deadline)
@@ -273,6 +311,8 @@ class ProcessPlayer(Player):
                     self._error = reply
                     raise self._gone(f"asked {msg['type']}")
                 if isinstance(reply, dict) and reply.get("id") == ask_id:
+                    if self.confinement is not None:
+                        self.confinement.freeze()  # not its turn: nothing of it runs on the opponent's time
                     return reply
                 # a late reply to a question given up on: drop it
         except BaseException:
@@ -333,13 +373,16 @@ def _meld(value: Any) -> Any:
     return list(value) if type(value) is list else value
 
 
-__all__ = ["BridgeFailure", "BridgeStartError", "ProcessPlayer", "bridge_command", "DEFAULT_MEMORY_MB"]
+__all__ = ["BridgeFailure", "BridgeStartError", "ProcessPlayer", "bridge_command", "close_all", "DEFAULT_MEMORY_MB"]
 
 
-def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: float | None = None) -> Player:
+def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: float | None = None,
+                confine: bool | None = None) -> Player:
     """The player a spec describes: in this process, or (``spec.isolate``) in its own sandboxed process
     behind the bridge (``ginbots.connect.sandbox``), with an address-space cap of ``spec.memory_mb``,
-    its stderr in a log under ``spec.log_dir`` and the folders of ``spec.hidden`` out of its sight."""
+    its stderr in a log under ``spec.log_dir`` and the folders of ``spec.hidden`` out of its sight.
+    ``confine``: cap its tasks and stop it between its turns (``ginbots.connect.confine``); by default
+    for every bot not from this package."""
     if not spec.isolate:
         player = spec.make(seed=seed)
         player.label = spec.display  # traces and forfeits name it as the user did (keats:tuned)
@@ -353,7 +396,8 @@ def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: flo
     # The child imports the bot the way this process does: same interpreter, same import path.
     return ProcessPlayer(bridge_command(available_players()[spec.name], spec.params), seed=seed,
                          label=spec.display, log=log, memory_mb=spec.memory_mb, sandbox=True, hide=hide,
-                         pythonpath=[p for p in sys.path if p], decision_timeout=decision_timeout)
+                         pythonpath=[p for p in sys.path if p], decision_timeout=decision_timeout,
+                         confine=not is_trusted(spec.name) if confine is None else confine)
 
 
 #: Seconds a bot's process gets to describe itself (it may load its models first).
@@ -369,13 +413,15 @@ def describe_bot(name: str, params: dict[str, Any] | None = None, memory_mb: int
     scratch = sandbox_tools.new_scratch(f"describe-{name}")
     env = sandbox_tools.bot_environment(scratch, [p for p in sys.path if p])
     sandbox_tools.warn_if_degraded()
+    confinement = Confinement(f"describe-{name}")
     try:
         done = subprocess.run(sandbox_tools.wrap(command, scratch, (), env), capture_output=True, cwd=scratch,
                               env=env, timeout=DESCRIBE_TIMEOUT, start_new_session=True, stdin=subprocess.DEVNULL,
-                              preexec_fn=_limits(memory_mb))  # noqa: PLW1509
+                              preexec_fn=_limits(memory_mb, confinement))  # noqa: PLW1509
     except subprocess.TimeoutExpired:
         raise ValueError(f"bot {name}: its process did not describe itself within {DESCRIBE_TIMEOUT:g} s") from None
     finally:
+        confinement.close()
         sandbox_tools.remove_scratch(scratch)
     lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
     try:

@@ -514,7 +514,7 @@ def verify_package(archive: str | Path, games: int = 4, fresh_env: bool = True) 
         try:
             # The smoke games run the archive's code as a judge runs an entry: sandboxed, memory-capped.
             remote = ProcessPlayer(command, label=manifest["spec"], cwd=str(root), isolated=True, env=env,
-                                   sandbox=True, pythonpath=[str(root)], memory_mb=SMOKE_MEMORY_MB)
+                                   sandbox=True, pythonpath=[str(root)], memory_mb=SMOKE_MEMORY_MB, confine=True)
         except Exception as exc:
             report.problems.append(f"the bridge did not start from the unpacked archive: {exc}")
             return report

@@ -94,10 +94,38 @@ def make_non_dumpable() -> bool:
 
 
 def new_scratch(label: str) -> Path:
-    """A fresh, private scratch folder for one bot process."""
+    """A fresh, private scratch folder for one bot process, named by the runner process that owns it
+    (``LABEL-PID-RANDOM``), so that the folders of a runner killed outright are found and removed."""
     SCRATCH_ROOT.mkdir(mode=0o700, exist_ok=True)
+    prune_stale_scratch()
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40] or "bot"
-    return Path(tempfile.mkdtemp(prefix=f"{safe}-", dir=SCRATCH_ROOT))
+    return Path(tempfile.mkdtemp(prefix=f"{safe}-{os.getpid()}-", dir=SCRATCH_ROOT))
+
+
+@lru_cache(maxsize=1)
+def prune_stale_scratch() -> int:
+    """Remove (once per process) the scratch folders whose owning runner process is gone (killed
+    before it could clean up: each holds a copy of the compiled-kernel cache, tens of MB). Returns
+    how many were removed."""
+    removed = 0
+    for folder in SCRATCH_ROOT.iterdir() if SCRATCH_ROOT.is_dir() else ():
+        parts = folder.name.rsplit("-", 2)
+        if len(parts) != 3 or not parts[1].isdigit() or pid_alive(int(parts[1])):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def bot_environment(scratch: Path, pythonpath: Sequence[str] = ()) -> dict[str, str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import socket
 import sys
 import time
@@ -20,6 +19,8 @@ import optuna
 from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
+
+from ginbots.connect.sandbox import pid_alive
 
 #: A journal lock older than this is left over from a killed process (a write holds it for milliseconds).
 STALE_LOCK_S = 5.0
@@ -173,17 +174,6 @@ class _file_lock:
         self.handle.close()
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists on this host."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 #: The states of a trial that counts toward a study's trials.
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 #: A RUNNING trial that no worker has tagged after this long was killed between its creation and its tag.
@@ -207,7 +197,7 @@ def abandoned(trial: optuna.trial.FrozenTrial) -> bool:
         now = datetime.now(timezone.utc).replace(tzinfo=None)
         return trial.datetime_start is not None and \
             (now - _naive_utc(trial.datetime_start)).total_seconds() > UNTAGGED_AFTER_S
-    return host == socket.gethostname() and not _alive(int(pid))
+    return host == socket.gethostname() and not pid_alive(int(pid))
 
 
 def recover_interrupted(study: optuna.Study, storage: Any) -> list[int]:

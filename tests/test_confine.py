@@ -1,0 +1,141 @@
+"""An untrusted isolated bot cannot take CPU from its opponent's thinking time, nor fork without end
+(``ginbots.connect.confine``), and nothing it started, nor its scratch folder or cgroup, outlives it."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ginbots.connect import confine, sandbox
+from ginbots.connect.host import ProcessPlayer
+from ginbots.game.engine import GameConfig, play_game
+from ginbots.players.baselines import SimplePlayer
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+HOSTILE = [sys.executable, "-m", "ginbots.connect.bridge", "--import"]
+
+
+def _named(name: str) -> dict[int, str]:
+    """pid -> state letter of every process named ``name`` (``/proc/PID/comm``)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if Path(f"/proc/{entry}/comm").read_text().strip() != name:
+                continue
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        found[int(entry)] = stat.rsplit(")", 1)[1].split()[0]
+    return found
+
+
+class Watcher(SimplePlayer):
+    """Simple, which at each of its decisions looks at the thief's processes: the states it saw, once
+    they had all stopped or 20 ms had passed (a stop lands a few microseconds after its signal)."""
+
+    name = "watcher"
+
+    def __init__(self) -> None:
+        super().__init__(seed=1)
+        self.seen: list[dict[int, str]] = []
+
+    def _look(self) -> None:
+        end = time.monotonic() + 0.02
+        while True:
+            states = _named("gbthief")
+            if all(s in "TtZX" for s in states.values()) or time.monotonic() > end:
+                break
+        if states:
+            self.seen.append(states)
+
+    def wants_face_up(self, card: int) -> bool:
+        self._look()
+        return super().wants_face_up(card)
+
+    def discard(self) -> int:
+        self._look()
+        return super().discard()
+
+
+def _hostile(name: str, tmp_path: Path, confined: bool = True) -> ProcessPlayer:
+    return ProcessPlayer(HOSTILE + [f"hostile:{name}"], label=name, sandbox=True, confine=confined,
+                         pythonpath=[TESTS, *sys.path], log=tmp_path / f"{name}.log", memory_mb=2048)
+
+
+@pytest.fixture
+def no_cgroup(monkeypatch):
+    """Confinement without a cgroup: the bot's processes found as the sandbox's process tree."""
+    monkeypatch.setattr(confine, "CGROUP_PIDS_ROOTS", ())
+
+
+@pytest.mark.parametrize("mode", ["as-the-host-allows", "process-tree"])
+def test_an_untrusted_bots_processes_are_stopped_while_its_opponent_thinks(mode, tmp_path, request):
+    if mode == "process-tree":
+        request.getfixturevalue("no_cgroup")
+    thief = _hostile("CpuThief", tmp_path)
+    watcher = Watcher()
+    try:
+        assert mode == "as-the-host-allows" or thief.confinement.cgroup is None
+        play_game([thief, watcher], seed=11, config=GameConfig(time_budget=30, max_hands_per_game=2))
+    finally:
+        thief.close()
+    assert watcher.seen, "the watcher never saw the thief's processes"
+    assert max(len(states) for states in watcher.seen) == 4
+    running = [states for states in watcher.seen if any(s not in "TtZX" for s in states.values())]
+    assert not running, f"the thief's processes ran during {len(running)} of the watcher's {len(watcher.seen)} decisions"
+    time.sleep(0.2)
+    assert not _named("gbthief"), "the thief's processes outlived it"
+
+
+def test_the_control_unconfined_the_thiefs_processes_run_on_the_opponents_time(tmp_path):
+    thief = _hostile("CpuThief", tmp_path, confined=False)
+    watcher = Watcher()
+    try:
+        play_game([thief, watcher], seed=11, config=GameConfig(time_budget=30, max_hands_per_game=1))
+    finally:
+        thief.close()
+    assert any(any(s == "R" for s in states.values()) for states in watcher.seen)
+
+
+def test_an_untrusted_bot_cannot_fork_past_its_task_cap(tmp_path):
+    bomb = _hostile("ForkBomb", tmp_path)
+    if "no task cap" in bomb.confinement.how:
+        bomb.close()
+        pytest.skip("this host gives no task cap: root without a writable pids cgroup")
+    try:
+        result = play_game([bomb, SimplePlayer(seed=2)], seed=5, config=GameConfig(time_budget=30, max_hands_per_game=1))
+        made = len(_named("gbbomb"))
+    finally:
+        bomb.close()
+    assert result.forfeit is None
+    log = (tmp_path / "ForkBomb.log").read_text()
+    count = int(log.split("BOMB made ")[1].split()[0])
+    assert 0 < count < confine.TASK_CAP and made == count, (count, made)
+    time.sleep(0.2)
+    assert not _named("gbbomb"), "the bomb's children outlived it"
+
+
+def test_a_runner_killed_outright_leaves_nothing_the_next_one_does_not_remove(tmp_path, monkeypatch):
+    """Scratch folders and cgroups are named by the runner process that owns them; those of a process
+    that is gone are removed by the next runner (a worker killed by SIGKILL cannot clean up)."""
+    monkeypatch.setattr(sandbox, "SCRATCH_ROOT", tmp_path)
+    gone = 2 ** 22 + 12345  # above any pid_max: no such process
+    stale = tmp_path / f"simple-{gone}-abc123"
+    mine = tmp_path / f"simple-{os.getpid()}-def456"
+    for folder in (stale, mine):
+        (folder / "numba-cache").mkdir(parents=True)
+    sandbox.prune_stale_scratch.cache_clear()
+    assert sandbox.prune_stale_scratch() == 1
+    assert not stale.exists() and mine.exists()
+    root = confine._writable_pids_root()
+    if root is not None:
+        (root / f"ginbots-{gone}-1-simple").mkdir()
+        confine.prune_stale_cgroups.cache_clear()
+        assert confine.prune_stale_cgroups() >= 1
+        assert not (root / f"ginbots-{gone}-1-simple").exists()
