@@ -103,7 +103,7 @@ def test_the_control_unconfined_the_thiefs_processes_run_on_the_opponents_time(t
     assert any(any(s == "R" for s in states.values()) for states in watcher.seen)
 
 
-def test_an_untrusted_bot_cannot_fork_past_its_task_cap(tmp_path):
+def test_an_untrusted_bot_cannot_fork_past_its_task_cap_and_goes_first_to_the_oom_killer(tmp_path):
     bomb = _hostile("ForkBomb", tmp_path)
     if "no task cap" in bomb.confinement.how:
         bomb.close()
@@ -111,9 +111,11 @@ def test_an_untrusted_bot_cannot_fork_past_its_task_cap(tmp_path):
     try:
         result = play_game([bomb, SimplePlayer(seed=2)], seed=5, config=GameConfig(time_budget=30, max_hands_per_game=1))
         made = len(_named("gbbomb"))
+        adjusted = [Path(f"/proc/{pid}/oom_score_adj").read_text().strip() for pid in bomb.confinement.processes()]
     finally:
         bomb.close()
     assert result.forfeit is None
+    assert adjusted and set(adjusted) == {str(confine.OOM_SCORE_ADJ)}, adjusted
     log = (tmp_path / "ForkBomb.log").read_text()
     count = int(log.split("BOMB made ")[1].split()[0])
     assert 0 < count < confine.TASK_CAP and made == count, (count, made)

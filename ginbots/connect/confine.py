@@ -12,6 +12,7 @@ Two defences, both on Linux:
 - **A cap on its tasks** (processes and threads, ``TASK_CAP``): a ``pids`` cgroup of its own where this
   process may make one (root on cgroup v1, or the root of cgroup v2), which also names every process
   the bot started wherever it went; else ``RLIMIT_NPROC`` (which the kernel does not apply to root).
+  Its processes are also the first the kernel's out-of-memory killer takes (``OOM_SCORE_ADJ``).
 
 Without a cgroup the bot's processes are found as the host's child and its descendants
 (``/proc/PID/task/TID/children``); in bubblewrap's PID namespace nothing can leave that tree (an
@@ -33,6 +34,10 @@ from .sandbox import pid_alive
 TASK_CAP = max(256, 8 * (os.cpu_count() or 1))
 #: Where a pids cgroup of our own may be made, cgroup v1 first, then the root of cgroup v2.
 CGROUP_PIDS_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+#: The bot's processes' ``oom_score_adj``: the most (any process may raise its own), so the kernel's
+#: out-of-memory killer takes them before anything of the runner's (each one's address space is capped,
+#: ``--memory-mb``, but up to ``TASK_CAP`` of them together are not).
+OOM_SCORE_ADJ = 1000
 #: Rounds of stopping newly found processes before a freeze gives up looking (each round stops
 #: every process found; a stopped process cannot fork, so two rounds are the usual case).
 MAX_FREEZE_ROUNDS = 8
@@ -108,7 +113,14 @@ class Confinement:
         return _how(self.cgroup is not None, self._nproc is not None, self.cap)
 
     def enter(self) -> None:
-        """In the child between fork and exec: join the cgroup, or set the process limit."""
+        """In the child between fork and exec: first in line for the kernel's out-of-memory killer (so
+        that a bot whose processes together exhaust memory loses them, not the runner its own), then
+        join the cgroup, or set the process limit."""
+        try:
+            with open("/proc/self/oom_score_adj", "w") as fh:
+                fh.write(f"{OOM_SCORE_ADJ}\n")
+        except OSError:
+            pass
         if self.cgroup is not None:
             try:
                 (self.cgroup / "cgroup.procs").write_text("0\n")
