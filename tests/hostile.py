@@ -188,3 +188,27 @@ class ForkBomb(Passive):
                 made += 1
             print(f"BOMB made {made}", file=sys.stderr, flush=True)
         return super().wants_face_up(card)
+
+
+class DiskFiller(Passive):
+    """At its first decision writes 1 MB blocks into its scratch folder (``TMPDIR``) until refused or 1 GB;
+    writes ``FILL wrote N MB, K cached kernels`` to stderr (K: files where ``NUMBA_CACHE_DIR`` points)."""
+
+    name = "disk-filler"
+
+    def wants_face_up(self, card: int) -> bool:
+        if not getattr(self, "started", False):
+            self.started = True
+            written = 0
+            try:
+                with open(os.path.join(os.environ["TMPDIR"], "fill.bin"), "wb") as fh:
+                    while written < 1024:
+                        fh.write(b"x" * (1 << 20))
+                        fh.flush()
+                        written += 1
+            except OSError:
+                pass
+            cache = os.environ.get("NUMBA_CACHE_DIR", "")
+            kernels = sum(len(files) for _, _, files in os.walk(cache)) if cache else 0
+            print(f"FILL wrote {written} MB, {kernels} cached kernels", file=sys.stderr, flush=True)
+        return super().wants_face_up(card)

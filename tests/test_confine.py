@@ -141,3 +141,21 @@ def test_a_runner_killed_outright_leaves_nothing_the_next_one_does_not_remove(tm
         confine.prune_stale_cgroups.cache_clear()
         assert confine.prune_stale_cgroups() >= 1
         assert not (root / f"ginbots-{gone}-1-simple").exists()
+
+
+def test_an_untrusted_bot_cannot_fill_the_disk_and_still_finds_the_kernel_cache(tmp_path):
+    """Its scratch folder is a memory file system of ``SCRATCH_MB``: writing stops there, nothing reaches
+    the runner's disk, and the compiled-kernel cache the runner prepared is still where numba looks."""
+    filler = _hostile("DiskFiller", tmp_path)
+    try:
+        result = play_game([filler, SimplePlayer(seed=2)], seed=5,
+                           config=GameConfig(time_budget=30, max_hands_per_game=1))
+        on_disk = (filler.scratch / "fill.bin").exists()
+    finally:
+        filler.close()
+    assert result.forfeit is None and not on_disk
+    line = (tmp_path / "DiskFiller.log").read_text().split("FILL wrote ")[1]
+    written, kernels = int(line.split()[0]), int(line.split(", ")[1].split()[0])
+    assert 0 < written <= confine.SCRATCH_MB
+    if sandbox.copy_kernel_cache(tmp_path) is not None:  # numba installed: the runner made a cache to copy
+        assert kernels > 0

@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 from typing import IO, Any, Sequence
 
+from ginbots.connect.sandbox import seed_kernel_cache
 from ginbots.game.cards import NUM_CARDS, cards_of
 from ginbots.game.rules import (
     BadAnswer,
@@ -369,6 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "weight files) as one JSON line and exit: how a runner learns about a bot it does not "
                              "import")
     args = parser.parse_args(argv)
+    seed_kernel_cache()  # a confined bot's size-capped scratch folder: the runner's kernel cache copied in
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
     os.dup2(2, 1)
     sys.stdout = sys.stderr

@@ -38,6 +38,9 @@ CGROUP_PIDS_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 #: out-of-memory killer takes them before anything of the runner's (each one's address space is capped,
 #: ``--memory-mb``, but up to ``TASK_CAP`` of them together are not).
 OOM_SCORE_ADJ = 1000
+#: The size of a confined bot's scratch folder, a memory file system (``sandbox.wrap``): what it may write
+#: at all, so that it cannot fill the runner's disk (its copy of the kernel cache takes about 20 MB).
+SCRATCH_MB = 256
 #: Rounds of stopping newly found processes before a freeze gives up looking (each round stops
 #: every process found; a stopped process cannot fork, so two rounds are the usual case).
 MAX_FREEZE_ROUNDS = 8
@@ -247,4 +250,4 @@ def _user_tasks() -> int:
     return total
 
 
-__all__ = ["Confinement", "TASK_CAP", "process_tree"]
+__all__ = ["Confinement", "SCRATCH_MB", "TASK_CAP", "process_tree"]

@@ -29,7 +29,7 @@ from ginbots.players.base import Player
 from ginbots.players.registry import PlayerSpec, available_players, is_trusted, parse_spec
 
 from . import sandbox as sandbox_tools
-from .confine import Confinement
+from .confine import SCRATCH_MB, Confinement
 
 from .bridge import (
     EXIT_BOT_ERROR,
@@ -167,7 +167,8 @@ class ProcessPlayer(Player):
         self._error = None
         command, cwd = self.command, self.cwd
         if self.scratch is not None:
-            command = sandbox_tools.wrap(self.command, self.scratch, self.hide, self.env, chdir=self.cwd)
+            command = sandbox_tools.wrap(self.command, self.scratch, self.hide, self.env, chdir=self.cwd,
+                                         scratch_mb=SCRATCH_MB if self.confinement is not None else None)
             cwd = self.cwd or str(self.scratch)
         try:
             self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -35,6 +35,10 @@ from typing import Sequence
 PR_SET_DUMPABLE = 4
 #: Where every isolated bot's scratch folder lives; hidden from every bot but for its own folder.
 SCRATCH_ROOT = Path(tempfile.gettempdir()) / f"ginbots-sandbox-{os.getuid() if hasattr(os, 'getuid') else 0}"
+#: Where, in a size-capped scratch folder, the runner's copy of the kernel cache is bound read-only, and
+#: the variable that tells the bridge (``seed_kernel_cache``).
+KERNEL_SEED_NAME = ".kernel-cache"
+KERNEL_SEED_ENV = "GINBOTS_KERNEL_CACHE_SEED"
 #: Set GINBOTS_SANDBOX=none to run isolated bots without bubblewrap even where it is installed.
 SANDBOX_ENV = "GINBOTS_SANDBOX"
 
@@ -169,10 +173,15 @@ def copy_kernel_cache(scratch: Path) -> str | None:
 
 
 def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike[str]] = (),
-         env: dict[str, str] | None = None, chdir: str | os.PathLike[str] | None = None) -> list[str]:
+         env: dict[str, str] | None = None, chdir: str | os.PathLike[str] | None = None,
+         scratch_mb: int | None = None) -> list[str]:
     """``command`` inside bubblewrap (when it works here): read-only root, the ``hide`` folders and
     every other bot's scratch empty, ``scratch`` writable, new namespaces, no capabilities, ``env``
-    only; it starts in ``chdir`` (default: ``scratch``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the environment)."""
+    only; it starts in ``chdir`` (default: ``scratch``). ``scratch_mb``: the scratch folder is instead a
+    memory file system of at most this size, so that the bot cannot fill the runner's disk (the kernel
+    cache the runner copied there is bound read-only beside it, and the bridge copies it in at start:
+    ``seed_kernel_cache``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the
+    environment)."""
     bwrap = bubblewrap()
     if bwrap is None:
         return list(command)
@@ -189,13 +198,31 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
         if folder.is_dir() and folder != Path("/") and not any(n == folder or folder in n.parents for n in needed):
             args += ["--tmpfs", str(folder)]
             empty.append(str(folder))
-    args += ["--bind", str(scratch), str(scratch)]
+    cache, env = scratch / "numba-cache", dict(env or {})
+    if scratch_mb is None:
+        args += ["--bind", str(scratch), str(scratch)]
+    else:
+        args += ["--size", str(scratch_mb << 20), "--tmpfs", str(scratch)]
+        if cache.is_dir():
+            args += ["--ro-bind", str(cache), str(scratch / KERNEL_SEED_NAME)]
+            env[KERNEL_SEED_ENV] = str(scratch / KERNEL_SEED_NAME)
     for folder in empty:
         args += ["--remount-ro", folder]
     args += ["--chdir", str(chdir or scratch), "--clearenv"]
-    for key, value in (env or {}).items():
+    for key, value in env.items():
         args += ["--setenv", key, value]
     return args + ["--", *command]
+
+
+def seed_kernel_cache() -> None:
+    """In the bridge, before the bot is imported: copy the kernel cache the runner bound read-only into
+    a size-capped scratch folder (``wrap``'s ``scratch_mb``) to where ``NUMBA_CACHE_DIR`` points."""
+    source, target = os.environ.get(KERNEL_SEED_ENV), os.environ.get("NUMBA_CACHE_DIR")
+    if source and target and os.path.isdir(source) and not os.path.exists(target):
+        try:
+            shutil.copytree(source, target)
+        except OSError:
+            pass  # the bot then compiles its kernels itself: slower, not wrong
 
 
 def remove_scratch(scratch: Path | None) -> None:
