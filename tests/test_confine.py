@@ -159,3 +159,16 @@ def test_an_untrusted_bot_cannot_fill_the_disk_and_still_finds_the_kernel_cache(
     assert 0 < written <= confine.SCRATCH_MB
     if sandbox.copy_kernel_cache(tmp_path) is not None:  # numba installed: the runner made a cache to copy
         assert kernels > 0
+
+
+def test_an_untrusted_bots_stderr_log_stops_at_its_file_cap(tmp_path, monkeypatch):
+    """A bot that writes 200 KB to stderr at every decision: its log stops at the cap (1 MB here, 1 GB by
+    default), where its writes fail; the game ends either way."""
+    monkeypatch.setattr(confine, "FILE_MB", 1)
+    chatty = _hostile("Chatty", tmp_path)
+    try:
+        result = play_game([chatty, SimplePlayer(seed=2)], seed=5, config=GameConfig(time_budget=30))
+    finally:
+        chatty.close()
+    size = (tmp_path / "Chatty.log").stat().st_size
+    assert result.winner is not None and (1 << 20) - 200_001 <= size <= 1 << 20, size

@@ -12,7 +12,8 @@ Two defences, both on Linux:
 - **A cap on its tasks** (processes and threads, ``TASK_CAP``): a ``pids`` cgroup of its own where this
   process may make one (root on cgroup v1, or the root of cgroup v2), which also names every process
   the bot started wherever it went; else ``RLIMIT_NPROC`` (which the kernel does not apply to root).
-  Its processes are also the first the kernel's out-of-memory killer takes (``OOM_SCORE_ADJ``).
+  Its processes are also the first the kernel's out-of-memory killer takes (``OOM_SCORE_ADJ``), and no
+  file it writes, its stderr log included, may pass ``FILE_MB``.
 
 Without a cgroup the bot's processes are found as the host's child and its descendants
 (``/proc/PID/task/TID/children``); in bubblewrap's PID namespace nothing can leave that tree (an
@@ -41,6 +42,9 @@ OOM_SCORE_ADJ = 1000
 #: The size of a confined bot's scratch folder, a memory file system (``sandbox.wrap``): what it may write
 #: at all, so that it cannot fill the runner's disk (its copy of the kernel cache takes about 20 MB).
 SCRATCH_MB = 256
+#: The largest file a confined bot may write, its stderr log included (appended to over a whole match by
+#: each worker): RLIMIT_FSIZE, so that it cannot fill the runner's disk through its log either.
+FILE_MB = 1024
 #: Rounds of stopping newly found processes before a freeze gives up looking (each round stops
 #: every process found; a stopped process cannot fork, so two rounds are the usual case).
 MAX_FREEZE_ROUNDS = 8
@@ -83,9 +87,10 @@ def prune_stale_cgroups() -> int:
 class Confinement:
     """The processes of one isolated bot (kept across its restarts): cap them, stop them, count them."""
 
-    def __init__(self, label: str = "bot", cap: int = TASK_CAP) -> None:
+    def __init__(self, label: str = "bot", cap: int = TASK_CAP, file_mb: int | None = None) -> None:
         global _made
         self.cap = cap
+        self.file_mb = FILE_MB if file_mb is None else file_mb
         self.cgroup: Path | None = None
         self._procs: str | None = None  # the path of the cgroup's process list
         self.root_pid: int | None = None
@@ -117,21 +122,23 @@ class Confinement:
 
     def enter(self) -> None:
         """In the child between fork and exec: first in line for the kernel's out-of-memory killer (so
-        that a bot whose processes together exhaust memory loses them, not the runner its own), then
-        join the cgroup, or set the process limit."""
+        that a bot whose processes together exhaust memory loses them, not the runner its own), no file
+        past ``file_mb``, then join the cgroup, or set the process limit."""
         try:
             with open("/proc/self/oom_score_adj", "w") as fh:
                 fh.write(f"{OOM_SCORE_ADJ}\n")
         except OSError:
             pass
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # kept across exec: a write past the cap fails, no kill
+        resource.setrlimit(resource.RLIMIT_FSIZE, (self.file_mb << 20, self.file_mb << 20))
         if self.cgroup is not None:
             try:
                 (self.cgroup / "cgroup.procs").write_text("0\n")
             except OSError:
                 pass
         elif self._nproc is not None:
-            import resource
-
             resource.setrlimit(resource.RLIMIT_NPROC, (self._nproc, self._nproc))
 
     def started(self, pid: int) -> None:
