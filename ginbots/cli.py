@@ -127,6 +127,14 @@ def cmd_match(args: argparse.Namespace) -> int:
     isolated = [s.display for s in (spec_a, spec_b) if s.isolate]
     if isolated:
         print(f"  isolated in their own processes: {', '.join(isolated)}; their stderr: {log_dir}")
+    from ginbots.players.registry import is_trusted
+
+    confined = [s.display for s in (spec_a, spec_b) if s.isolate and not is_trusted(s.name)]
+    if confined:
+        from ginbots.connect.confine import Confinement
+
+        print(f"  confined, from outside the bundle: {', '.join(confined)} (stopped between its turns; "
+              f"{Confinement.describe_host()})")
     remembering = [s.display for s in (spec_a, spec_b) if s.remembers]
     if remembering:
         print(f"  {', '.join(remembering)} carried what it learned of its opponent from game to game: its games "
