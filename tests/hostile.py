@@ -190,25 +190,34 @@ class ForkBomb(Passive):
         return super().wants_face_up(card)
 
 
+def _fill(folder: str, limit_mb: int = 1024) -> int:
+    """MB written in 1 MB blocks to a file in ``folder`` until refused or ``limit_mb``."""
+    written = 0
+    try:
+        with open(os.path.join(folder, "fill.bin"), "wb") as fh:
+            while written < limit_mb:
+                fh.write(b"x" * (1 << 20))
+                fh.flush()
+                written += 1
+    except OSError:
+        pass
+    return written
+
+
 class DiskFiller(Passive):
-    """At its first decision writes 1 MB blocks into its scratch folder (``TMPDIR``) until refused or 1 GB;
-    writes ``FILL wrote N MB, K cached kernels`` to stderr (K: files where ``NUMBA_CACHE_DIR`` points)."""
+    """At its first decision writes 1 MB blocks into its scratch folder (``TMPDIR``), /dev/shm and /dev until
+    refused or 1 GB each; writes ``FILL wrote N MB, K cached kernels, SHM MB, DEV MB`` to stderr (K: files
+    where ``NUMBA_CACHE_DIR`` points)."""
 
     name = "disk-filler"
 
     def wants_face_up(self, card: int) -> bool:
         if not getattr(self, "started", False):
             self.started = True
-            written = 0
-            try:
-                with open(os.path.join(os.environ["TMPDIR"], "fill.bin"), "wb") as fh:
-                    while written < 1024:
-                        fh.write(b"x" * (1 << 20))
-                        fh.flush()
-                        written += 1
-            except OSError:
-                pass
+            written = _fill(os.environ["TMPDIR"])
             cache = os.environ.get("NUMBA_CACHE_DIR", "")
             kernels = sum(len(files) for _, _, files in os.walk(cache)) if cache else 0
-            print(f"FILL wrote {written} MB, {kernels} cached kernels", file=sys.stderr, flush=True)
+            shm, dev = _fill("/dev/shm"), _fill("/dev")
+            print(f"FILL wrote {written} MB, {kernels} cached kernels, {shm} MB, {dev} MB", file=sys.stderr,
+                  flush=True)
         return super().wants_face_up(card)

@@ -145,7 +145,9 @@ def test_a_runner_killed_outright_leaves_nothing_the_next_one_does_not_remove(tm
 
 def test_an_untrusted_bot_cannot_fill_the_disk_and_still_finds_the_kernel_cache(tmp_path):
     """Its scratch folder is a memory file system of ``SCRATCH_MB``: writing stops there, nothing reaches
-    the runner's disk, and the compiled-kernel cache the runner prepared is still where numba looks."""
+    the runner's disk, and the compiled-kernel cache the runner prepared is still where numba looks; /dev is
+    read-only and /dev/shm stops at ``SHM_MB`` (memory no process owns, which the out-of-memory killer
+    could not free)."""
     filler = _hostile("DiskFiller", tmp_path)
     try:
         result = play_game([filler, SimplePlayer(seed=2)], seed=5,
@@ -155,8 +157,8 @@ def test_an_untrusted_bot_cannot_fill_the_disk_and_still_finds_the_kernel_cache(
         filler.close()
     assert result.forfeit is None and not on_disk
     line = (tmp_path / "DiskFiller.log").read_text().split("FILL wrote ")[1]
-    written, kernels = int(line.split()[0]), int(line.split(", ")[1].split()[0])
-    assert 0 < written <= confine.SCRATCH_MB
+    written, kernels, shm, dev = (int(part.split()[0]) for part in line.split(", "))
+    assert 0 < written <= confine.SCRATCH_MB and 0 < shm <= sandbox.SHM_MB and dev == 0
     if sandbox.copy_kernel_cache(tmp_path) is not None:  # numba installed: the runner made a cache to copy
         assert kernels > 0
 

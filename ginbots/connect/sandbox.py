@@ -35,6 +35,8 @@ from typing import Sequence
 PR_SET_DUMPABLE = 4
 #: Where every isolated bot's scratch folder lives; hidden from every bot but for its own folder.
 SCRATCH_ROOT = Path(tempfile.gettempdir()) / f"ginbots-sandbox-{os.getuid() if hasattr(os, 'getuid') else 0}"
+#: The size of an isolated bot's /dev/shm (POSIX shared memory and semaphores: a few kB for most uses).
+SHM_MB = 64
 #: Where, in a size-capped scratch folder, the runner's copy of the kernel cache is bound read-only, and
 #: the variable that tells the bridge (``seed_kernel_cache``).
 KERNEL_SEED_NAME = ".kernel-cache"
@@ -185,7 +187,10 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
     bwrap = bubblewrap()
     if bwrap is None:
         return list(command)
-    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm",
+    # /dev and /dev/shm are memory file systems whose pages belong to no process, so the out-of-memory
+    # killer could not free them by killing the bot: /dev read-only, /dev/shm capped at SHM_MB.
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", str(SHM_MB << 20),
+            "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
     needed = [Path(p).resolve() for p in (env or {}).get("PYTHONPATH", "").split(os.pathsep) if p]
