@@ -174,3 +174,22 @@ def test_an_untrusted_bots_stderr_log_stops_at_its_file_cap(tmp_path, monkeypatc
         chatty.close()
     size = (tmp_path / "Chatty.log").stat().st_size
     assert result.winner is not None and (1 << 20) - 200_001 <= size <= 1 << 20, size
+
+
+def test_describing_a_bot_that_floods_its_output_takes_neither_the_runners_memory_nor_its_disk(tmp_path,
+                                                                                             monkeypatch):
+    """``describe_bot`` (``ginbots list``, spec checks) sends the process's output to files capped at
+    ``DESCRIBE_FILE_MB``: a module that writes 200 MB as it is imported fails there, and is named."""
+    from ginbots.connect.host import DESCRIBE_FILE_MB, describe_bot
+
+    site = tmp_path / "site"
+    (site / "floodpkg-1.0.dist-info").mkdir(parents=True)
+    (site / "floodpkg.py").write_text(
+        "import sys\nblock = 'x' * (1 << 20)\nfor _ in range(200):\n    sys.stderr.write(block)\n"
+        "from ginbots.players.baselines import SimplePlayer\n\n\nclass Flood(SimplePlayer):\n    name = 'flood'\n")
+    (site / "floodpkg-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: floodpkg\nVersion: 1.0\n")
+    (site / "floodpkg-1.0.dist-info" / "entry_points.txt").write_text("[ginbots.players]\nflood = floodpkg:Flood\n")
+    monkeypatch.syspath_prepend(str(site))
+    assert DESCRIBE_FILE_MB < 200
+    with pytest.raises(ValueError, match="flood: its process exited with status 1 without describing itself"):
+        describe_bot("flood")

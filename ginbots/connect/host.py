@@ -403,6 +403,15 @@ def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: flo
 
 #: Seconds a bot's process gets to describe itself (it may load its models first).
 DESCRIBE_TIMEOUT = 120.0
+#: The most a describing process may write to any file, its output included (its declaration is one line).
+DESCRIBE_FILE_MB = 64
+
+
+def _tail(fh: IO[bytes], size: int) -> str:
+    """The last ``size`` bytes written to ``fh``, as text."""
+    end = fh.seek(0, os.SEEK_END)
+    fh.seek(max(0, end - size))
+    return fh.read().decode("utf-8", "replace")
 
 
 def describe_bot(name: str, params: dict[str, Any] | None = None, memory_mb: int = DEFAULT_MEMORY_MB) -> dict[str, Any]:
@@ -414,23 +423,25 @@ def describe_bot(name: str, params: dict[str, Any] | None = None, memory_mb: int
     scratch = sandbox_tools.new_scratch(f"describe-{name}")
     env = sandbox_tools.bot_environment(scratch, [p for p in sys.path if p])
     sandbox_tools.warn_if_degraded()
-    confinement = Confinement(f"describe-{name}")
-    try:
-        done = subprocess.run(sandbox_tools.wrap(command, scratch, (), env), capture_output=True, cwd=scratch,
-                              env=env, timeout=DESCRIBE_TIMEOUT, start_new_session=True, stdin=subprocess.DEVNULL,
-                              preexec_fn=_limits(memory_mb, confinement))  # noqa: PLW1509
-    except subprocess.TimeoutExpired:
-        raise ValueError(f"bot {name}: its process did not describe itself within {DESCRIBE_TIMEOUT:g} s") from None
-    finally:
-        confinement.close()
-        sandbox_tools.remove_scratch(scratch)
-    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    # Its output goes to files, never into this process's memory, and no file of it may pass
+    # DESCRIBE_FILE_MB: a process that prints for ever must not take the runner's memory or disk.
+    confinement = Confinement(f"describe-{name}", file_mb=DESCRIBE_FILE_MB)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        try:
+            done = subprocess.run(sandbox_tools.wrap(command, scratch, (), env, scratch_mb=SCRATCH_MB), stdout=out,
+                                  stderr=err, cwd=scratch, env=env, timeout=DESCRIBE_TIMEOUT, start_new_session=True,
+                                  stdin=subprocess.DEVNULL, preexec_fn=_limits(memory_mb, confinement))  # noqa: PLW1509
+        except subprocess.TimeoutExpired:
+            raise ValueError(f"bot {name}: its process did not describe itself within {DESCRIBE_TIMEOUT:g} s") from None
+        finally:
+            confinement.close()
+            sandbox_tools.remove_scratch(scratch)
+        lines, tail = _tail(out, MAX_LINE_BYTES).strip().splitlines(), _tail(err, 400).strip()
     try:
         reply = json.loads(lines[-1]) if lines else None
     except ValueError:
         reply = None
     if not isinstance(reply, dict) or reply.get("type") not in ("describe", "error"):
-        tail = done.stderr.decode("utf-8", "replace").strip()[-400:]
         raise ValueError(f"bot {name}: its process exited with status {done.returncode} without describing itself"
                          + (f"; stderr: {tail}" if tail else ""))
     if reply["type"] == "error":
