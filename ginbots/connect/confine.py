@@ -29,7 +29,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from .sandbox import pid_alive
+from .sandbox import pid_alive, safe_name
 
 #: Tasks (processes and threads) one isolated bot may run: far above what a bot needs (the champion
 #: runs a few threads per core: onnxruntime's and numba's pools), far below what hurts the machine.
@@ -100,8 +100,7 @@ class Confinement:
         if root is not None:
             prune_stale_cgroups()
             _made += 1
-            safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40]
-            path = root / f"ginbots-{os.getpid()}-{_made}-{safe}"
+            path = root / f"ginbots-{os.getpid()}-{_made}-{safe_name(label)}"
             try:
                 path.mkdir()
                 (path / "pids.max").write_text(f"{cap}\n")

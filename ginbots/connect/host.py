@@ -391,8 +391,7 @@ def make_player(spec: PlayerSpec, seed: int | None = None, decision_timeout: flo
         return player
     log = None
     if spec.log_dir is not None:
-        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in spec.display)[:60]
-        log = Path(spec.log_dir) / f"{safe}-{os.getpid()}.log"
+        log = Path(spec.log_dir) / f"{sandbox_tools.safe_name(spec.display, 60)}-{os.getpid()}.log"
     hide = [*spec.hidden, *([spec.log_dir] if spec.log_dir else [])]
     # The child imports the bot the way this process does: same interpreter, same import path.
     return ProcessPlayer(bridge_command(available_players()[spec.name], spec.params), seed=seed,

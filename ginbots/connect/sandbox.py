@@ -104,8 +104,12 @@ def new_scratch(label: str) -> Path:
     (``LABEL-PID-RANDOM``), so that the folders of a runner killed outright are found and removed."""
     SCRATCH_ROOT.mkdir(mode=0o700, exist_ok=True)
     prune_stale_scratch()
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40] or "bot"
-    return Path(tempfile.mkdtemp(prefix=f"{safe}-{os.getpid()}-", dir=SCRATCH_ROOT))
+    return Path(tempfile.mkdtemp(prefix=f"{safe_name(label) or 'bot'}-{os.getpid()}-", dir=SCRATCH_ROOT))
+
+
+def safe_name(label: str, limit: int = 40) -> str:
+    """``label`` as a file or cgroup name: letters, digits, ``-_.`` kept, anything else ``_``, at most ``limit``."""
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:limit]
 
 
 @lru_cache(maxsize=1)
