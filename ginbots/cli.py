@@ -143,9 +143,10 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def default_log_dir() -> str:
-    import tempfile
+    """TMPDIR/ginbots-logs-UID, private to this user (the logs of several users' runs never mix)."""
+    from .connect.sandbox import LOG_ROOT, private_folder
 
-    return os.path.join(tempfile.gettempdir(), "ginbots-logs")
+    return str(private_folder(LOG_ROOT))
 
 
 def _add_isolation(p: argparse.ArgumentParser) -> None:
@@ -154,7 +155,7 @@ def _add_isolation(p: argparse.ArgumentParser) -> None:
                         "(default: only bots that do not come from this package)")
     p.add_argument("--memory-mb", type=int, default=2048,
                    help="address-space cap of an isolated bot's process, MiB (default 2048)")
-    p.add_argument("--log-dir", help="where isolated bots' stderr goes (default: TMPDIR/ginbots-logs)")
+    p.add_argument("--log-dir", help="where isolated bots' stderr goes (default: TMPDIR/ginbots-logs-UID)")
     p.add_argument("--run-key", help="replay a run with isolated bots: the run key its results record (by default "
                                      "it comes from the seed and this machine's judge key; see docs/robustness.md)")
 

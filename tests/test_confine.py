@@ -143,6 +143,29 @@ def test_a_runner_killed_outright_leaves_nothing_the_next_one_does_not_remove(tm
         assert not (root / f"ginbots-{gone}-1-simple").exists()
 
 
+def test_the_default_scratch_and_log_folders_are_this_users_alone(tmp_path):
+    """A fixed name in the shared temporary folder can be taken first: a link there (to another user's
+    folder, say) is refused by name, and a folder of ours open to others is closed to them."""
+    target = tmp_path / "someone-elses"
+    target.mkdir()
+    link = tmp_path / "ginbots-logs-1000"
+    link.symlink_to(target)
+    with pytest.raises(PermissionError, match="not a folder of this user's"):
+        sandbox.private_folder(link)
+    if os.geteuid() == 0:  # root can hand a folder to another user: one held by another is refused too
+        held = tmp_path / "held"
+        held.mkdir()
+        os.chown(held, 65534, 65534)
+        with pytest.raises(PermissionError, match="another user"):
+            sandbox.private_folder(held)
+    opened = tmp_path / "opened"
+    opened.mkdir(mode=0o777)
+    opened.chmod(0o777)
+    assert sandbox.private_folder(opened) == opened and opened.stat().st_mode & 0o777 == 0o700
+    assert sandbox.private_folder(tmp_path / "new" / "logs").stat().st_mode & 0o777 == 0o700
+    assert str(os.getuid()) in sandbox.LOG_ROOT.name and str(os.getuid()) in sandbox.SCRATCH_ROOT.name
+
+
 def test_an_untrusted_bot_cannot_fill_the_disk_and_still_finds_the_kernel_cache(tmp_path):
     """Its scratch folder is a memory file system of ``SCRATCH_MB``: writing stops there, nothing reaches
     the runner's disk, and the compiled-kernel cache the runner prepared is still where numba looks; /dev is

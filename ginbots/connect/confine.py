@@ -29,7 +29,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from .sandbox import pid_alive, safe_name
+from .sandbox import make_non_dumpable, pid_alive, safe_name
 
 #: Tasks (processes and threads) one isolated bot may run: far above what a bot needs (the champion
 #: runs a few threads per core: onnxruntime's and numba's pools), far below what hurts the machine.
@@ -124,11 +124,7 @@ class Confinement:
         """In the child between fork and exec: first in line for the kernel's out-of-memory killer (so
         that a bot whose processes together exhaust memory loses them, not the runner its own), no file
         past ``file_mb``, then join the cgroup, or set the process limit."""
-        try:
-            with open("/proc/self/oom_score_adj", "w") as fh:
-                fh.write(f"{OOM_SCORE_ADJ}\n")
-        except OSError:
-            pass
+        _raise_oom_score()
         import resource
 
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # kept across exec: a write past the cap fails, no kill
@@ -204,6 +200,22 @@ class Confinement:
                 return
             except OSError:
                 time.sleep(0.05)
+
+
+def _raise_oom_score() -> None:
+    """This process first in line for the out-of-memory killer. Between fork and exec: the runner is
+    not dumpable (``sandbox.make_non_dumpable``) and its children inherit that, which gives their
+    ``/proc/self`` files to root, so a runner that is not root's must make the child dumpable for the
+    write (and then not again: the child still holds the runner's memory until its exec)."""
+    dumpable_for_write = os.geteuid() != 0 and make_non_dumpable(dumpable=True)
+    try:
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write(f"{OOM_SCORE_ADJ}\n")
+    except OSError:
+        pass
+    finally:
+        if dumpable_for_write:
+            make_non_dumpable()
 
 
 def _how(cgroup: bool, nproc: bool, cap: int) -> str:

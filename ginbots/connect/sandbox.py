@@ -23,6 +23,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,8 @@ from typing import Sequence
 PR_SET_DUMPABLE = 4
 #: Where every isolated bot's scratch folder lives; hidden from every bot but for its own folder.
 SCRATCH_ROOT = Path(tempfile.gettempdir()) / f"ginbots-sandbox-{os.getuid() if hasattr(os, 'getuid') else 0}"
+#: Where isolated bots' stderr logs go unless a run names a folder: one folder per user, as above.
+LOG_ROOT = Path(tempfile.gettempdir()) / f"ginbots-logs-{os.getuid() if hasattr(os, 'getuid') else 0}"
 #: The size of an isolated bot's /dev/shm (POSIX shared memory and semaphores: a few kB for most uses).
 SHM_MB = 64
 #: Where, in a size-capped scratch folder, the runner's copy of the kernel cache is bound read-only, and
@@ -87,14 +90,18 @@ def warn_if_degraded() -> None:
                   RuntimeWarning, stacklevel=3)
 
 
-def make_non_dumpable() -> bool:
+def make_non_dumpable(dumpable: bool = False) -> bool:
     """Forbid ``/proc/PID/mem``, ``/proc/PID/fd`` and ``ptrace`` of this process to other processes of
-    the same user (Linux; a process with CAP_SYS_PTRACE, such as root's, is not stopped). True if set."""
+    the same user (Linux; a process with CAP_SYS_PTRACE, such as root's, is not stopped); with
+    ``dumpable=True``, allow them again. True if set.
+
+    A non-dumpable process's ``/proc/self`` files belong to root, so a child forked from the runner
+    cannot write its own ``oom_score_adj`` until it is made dumpable (``confine``)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        return libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
 
@@ -102,9 +109,23 @@ def make_non_dumpable() -> bool:
 def new_scratch(label: str) -> Path:
     """A fresh, private scratch folder for one bot process, named by the runner process that owns it
     (``LABEL-PID-RANDOM``), so that the folders of a runner killed outright are found and removed."""
-    SCRATCH_ROOT.mkdir(mode=0o700, exist_ok=True)
+    private_folder(SCRATCH_ROOT)
     prune_stale_scratch()
     return Path(tempfile.mkdtemp(prefix=f"{safe_name(label) or 'bot'}-{os.getpid()}-", dir=SCRATCH_ROOT))
+
+
+def private_folder(path: Path) -> Path:
+    """``path``, made if missing, checked to be a folder of this user's that no other user may enter.
+    A fixed name in a shared temporary folder can be taken first by another user, who would then read
+    (or swap) what is written there: such a folder is refused by name, not used."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = path.lstat()
+    if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+        raise PermissionError(f"{path} is not a folder of this user's: another user (or a link) holds the name; "
+                              "remove it, or set TMPDIR (or --log-dir) elsewhere")
+    if info.st_mode & 0o077:
+        path.chmod(0o700)
+    return path
 
 
 def safe_name(label: str, limit: int = 40) -> str:
