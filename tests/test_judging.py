@@ -365,3 +365,22 @@ def test_an_isolated_bot_gets_a_copy_of_the_compiled_kernels_cache_where_numba_l
     assert ours and sorted(f.name for f in folder.glob("playout_kernels.*.nb[ic]")) == ours
     copied = folder / ours[0]
     assert copied.stat().st_ino != (source.parent / "__pycache__" / ours[0]).stat().st_ino
+
+
+def test_runners_starting_together_share_one_whole_judge_key(tmp_path):
+    """The judge's key is made on first use; eight runners asking for it at the same moment all get the
+    same whole key (written under another name and linked into place), readable by its owner alone."""
+    folder = tmp_path / "judge"
+    code = ("import sys, time; from ginbots.arena import keys; t = float(sys.argv[1])\n"
+            "while time.time() < t: pass\n"
+            "print(keys.judge_secret().hex())")
+    env = {**os.environ, "GINBOTS_JUDGE_DIR": str(folder)}
+    env.pop("GINBOTS_JUDGE_KEY", None)
+    start = f"{time.time() + 1.5:.3f}"
+    procs = [subprocess.Popen([sys.executable, "-c", code, start], env=env, stdout=subprocess.PIPE, text=True)
+             for _ in range(8)]
+    keys = {p.communicate(timeout=60)[0].strip() for p in procs}
+    assert all(p.returncode == 0 for p in procs)
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    assert [f.name for f in folder.iterdir()] == ["judge.key"]
+    assert (folder / "judge.key").stat().st_mode & 0o777 == 0o600

@@ -19,6 +19,7 @@ import hmac
 import json
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +50,17 @@ def judge_secret() -> bytes:
     path = judge_dir() / KEY_FILE
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # Written whole under another name, then linked into place: a runner starting at the same moment
+        # finds either no key or the whole key, never a half-written one; the first link wins.
+        fd, draft = tempfile.mkstemp(prefix=".judge-", dir=path.parent)  # mode 0600
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another runner made it first
-        else:
             with os.fdopen(fd, "w") as fh:
                 fh.write(secrets.token_hex(32) + "\n")
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another runner made it first: its key is the judge's
+        finally:
+            os.unlink(draft)
     return _hex_bytes(path.read_text().strip(), str(path))
 
 
