@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -216,3 +218,67 @@ def test_describing_a_bot_that_floods_its_output_takes_neither_the_runners_memor
     assert DESCRIBE_FILE_MB < 200
     with pytest.raises(ValueError, match="flood: its process exited with status 1 without describing itself"):
         describe_bot("flood")
+
+
+@pytest.fixture
+def older_bwrap(tmp_path, monkeypatch):
+    """A ``bwrap`` first on PATH that refuses one option, as an older bubblewrap does (``--size`` came in
+    0.7, ``--clearenv`` in 0.5), and is otherwise the real one; the probes' caches cleared around it."""
+    real = shutil.which("bwrap")
+    if real is None:
+        pytest.skip("bubblewrap is not installed here")
+    folder = tmp_path / "old-bwrap"
+    folder.mkdir()
+
+    def refusing(option: str) -> None:
+        script = folder / "bwrap"
+        script.write_text("#!/bin/sh\n"
+                          'for a in "$@"; do [ "$a" = "--" ] && break\n'
+                          f'  [ "$a" = "{option}" ] && {{ echo "bwrap: Unknown option {option}" >&2; exit 1; }}\n'
+                          f'done\nexec {real} "$@"\n')
+        script.chmod(0o755)
+        for probe in (sandbox.bubblewrap, sandbox.sized_tmpfs):
+            probe.cache_clear()
+        monkeypatch.setattr(sandbox, "_warned", False)
+
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    yield refusing
+    for probe in (sandbox.bubblewrap, sandbox.sized_tmpfs):
+        probe.cache_clear()
+
+
+def _plays_a_game(tmp_path: Path) -> ProcessPlayer:
+    bot = ProcessPlayer(HOSTILE + ["helpers:Passive"], label="passive", sandbox=True, confine=True,
+                        pythonpath=[TESTS, *sys.path], log=tmp_path / "passive.log", memory_mb=2048)
+    try:
+        result = play_game([bot, SimplePlayer(seed=2)], seed=5, config=GameConfig(time_budget=30, max_hands_per_game=1))
+    finally:
+        bot.close()
+    assert result.forfeit is None, (tmp_path / "passive.log").read_text()[-2000:]
+    return bot
+
+
+def test_a_bwrap_without_size_caps_still_sandboxes_and_says_what_is_missing(older_bwrap, tmp_path):
+    """bubblewrap before 0.7 (Ubuntu 22.04 has 0.6) cannot size a memory file system: a confined bot then
+    still plays in the sandbox, its scratch folder a folder on disk, and the runner says so once."""
+    older_bwrap("--size")
+    assert sandbox.bubblewrap() is not None and not sandbox.sized_tmpfs()
+    command = sandbox.wrap(["true"], tmp_path, scratch_mb=confine.SCRATCH_MB)
+    assert "--size" not in command and command[command.index("--bind") + 1] == str(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _plays_a_game(tmp_path)
+    assert any("--size needs bubblewrap 0.7" in str(w.message) for w in caught)
+    assert "on disk, not capped" in confine.Confinement.describe_host()
+
+
+def test_a_bwrap_too_old_for_the_sandbox_is_found_before_any_bot_starts(older_bwrap, tmp_path):
+    """A bwrap that refuses one of the sandbox's options (``--clearenv``, before 0.5) fails the probe, so
+    isolated bots run degraded, with a warning, instead of failing at every start."""
+    older_bwrap("--clearenv")
+    assert sandbox.bubblewrap() is None and "bwrap is installed" in sandbox.degraded_reason()
+    assert sandbox.wrap(["true"], tmp_path) == ["true"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _plays_a_game(tmp_path)
+    assert any("without a file-system, PID and network sandbox" in str(w.message) for w in caught)

@@ -117,10 +117,11 @@ def bench_isolation(games: int = 40, seed: int = 5) -> dict[str, Any]:
     turns, as every bot from outside the bundle runs): the p50s and the differences, the costs."""
     from ginbots.connect.confine import Confinement
     from ginbots.connect.host import make_player
-    from ginbots.connect.sandbox import degraded_reason
+    from ginbots.connect.sandbox import degraded_reason, size_caps_missing
     from ginbots.players.registry import parse_spec
 
-    out: dict[str, Any] = {"games": games, "sandbox": degraded_reason() or "bubblewrap",
+    sandbox = degraded_reason() or ("bubblewrap" + (f", but {size_caps_missing()}" if size_caps_missing() else ""))
+    out: dict[str, Any] = {"games": games, "sandbox": sandbox,
                            "confinement": Confinement.describe_host()}
     for mode, isolate, confine in (("in_process", False, False), ("isolated", True, False), ("confined", True, True)):
         spec = parse_spec("simple").isolated(isolate)

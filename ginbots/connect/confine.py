@@ -29,7 +29,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from .sandbox import make_non_dumpable, pid_alive, safe_name
+from .sandbox import make_non_dumpable, pid_alive, safe_name, sized_tmpfs
 
 #: Tasks (processes and threads) one isolated bot may run: far above what a bot needs (the champion
 #: runs a few threads per core: onnxruntime's and numba's pools), far below what hurts the machine.
@@ -112,8 +112,10 @@ class Confinement:
 
     @staticmethod
     def describe_host() -> str:
-        """How a bot's tasks are capped and found on this host, in words."""
-        return _how(_writable_pids_root() is not None, os.geteuid() != 0, TASK_CAP)
+        """How a bot's tasks are capped and found on this host, and where its scratch folder is, in words."""
+        scratch = (f"a {SCRATCH_MB} MB scratch folder in memory" if sized_tmpfs()
+                   else "its scratch folder on disk, not capped (no bwrap that sizes a memory file system)")
+        return f"{_how(_writable_pids_root() is not None, os.geteuid() != 0, TASK_CAP)}; {scratch}"
 
     @property
     def how(self) -> str:

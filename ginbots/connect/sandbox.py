@@ -48,20 +48,51 @@ KERNEL_SEED_ENV = "GINBOTS_KERNEL_CACHE_SEED"
 SANDBOX_ENV = "GINBOTS_SANDBOX"
 
 
+#: bubblewrap's options for every isolated bot before its own folders: a read-only root, a fresh /dev
+#: (read-only) and /proc, new namespaces, no capabilities. The probe runs these same options, so a bwrap
+#: that lacks one (``--clearenv`` needs 0.5) is found before any bot starts, and isolated bots then run
+#: degraded, with a warning, instead of failing at every start.
+_BASE_OPTIONS = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+_NAMESPACE_OPTIONS = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                      "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL")
+
+
+def _probe(command: list[str]) -> bool:
+    try:
+        return subprocess.run(command, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 @lru_cache(maxsize=1)
 def bubblewrap() -> str | None:
-    """The path of a working ``bwrap``, or None (not installed, or namespaces refused on this host)."""
+    """The path of a working ``bwrap``, or None (not installed, too old, or namespaces refused here)."""
     if os.environ.get(SANDBOX_ENV, "").lower() == "none":
         return None
     path = shutil.which("bwrap")
     if path is None:
         return None
-    try:
-        probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--proc", "/proc",
-                                "--dev", "/dev", "--cap-drop", "ALL", "true"], capture_output=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
+    probe = [path, *_BASE_OPTIONS, "--tmpfs", "/dev/shm", "--remount-ro", "/dev", *_NAMESPACE_OPTIONS, "--clearenv",
+             "--", "true"]
+    return path if _probe(probe) else None
+
+
+@lru_cache(maxsize=1)
+def sized_tmpfs() -> bool:
+    """Whether this host's bwrap can cap a memory file system's size (``--size``: bubblewrap 0.7 or later,
+    and not installed setuid, where it refuses the option). Without it a confined bot's scratch folder is a
+    folder on disk and its /dev/shm is not capped (``size_caps_missing``)."""
+    path = bubblewrap()
+    return path is not None and _probe([path, "--ro-bind", "/", "/", "--size", str(1 << 20), "--tmpfs", "/tmp",
+                                        "--", "true"])
+
+
+def size_caps_missing() -> str | None:
+    """What an isolated bot loses where bwrap works but cannot size a memory file system, or None."""
+    if bubblewrap() is None or sized_tmpfs():
         return None
-    return path if probe.returncode == 0 else None
+    return ("this bwrap cannot size a memory file system (--size needs bubblewrap 0.7 or later, not setuid): "
+            "an isolated bot's /dev/shm and a confined bot's scratch folder have no size cap")
 
 
 def degraded_reason() -> str | None:
@@ -71,7 +102,7 @@ def degraded_reason() -> str | None:
     if shutil.which("bwrap") is None:
         return "bubblewrap (bwrap) is not installed; on Debian: apt install bubblewrap"
     if bubblewrap() is None:
-        return "bwrap is installed but this host refuses it namespaces"
+        return "bwrap is installed but cannot run the sandbox here (older than 0.5, or namespaces refused)"
     return None
 
 
@@ -79,15 +110,21 @@ _warned = False
 
 
 def warn_if_degraded() -> None:
-    """One warning per process when isolated bots run without bubblewrap."""
+    """One warning per process when isolated bots run without bubblewrap, or without its size caps."""
     global _warned
-    reason = degraded_reason()
-    if reason is None or _warned:
+    if _warned:
         return
+    reason = degraded_reason()
+    if reason is not None:
+        message = (f"isolated bots run without a file-system, PID and network sandbox ({reason}): they can read "
+                   "the run's files, see other processes and use the network; see docs/robustness.md")
+    else:
+        missing = size_caps_missing()
+        if missing is None:
+            return
+        message = f"isolated bots run in bubblewrap, but {missing}; see docs/robustness.md"
     _warned = True
-    warnings.warn(f"isolated bots run without a file-system, PID and network sandbox ({reason}): they can read "
-                  "the run's files, see other processes and use the network; see docs/robustness.md",
-                  RuntimeWarning, stacklevel=3)
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def make_non_dumpable(dumpable: bool = False) -> bool:
@@ -205,19 +242,19 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
     """``command`` inside bubblewrap (when it works here): read-only root, the ``hide`` folders and
     every other bot's scratch empty, ``scratch`` writable, new namespaces, no capabilities, ``env``
     only; it starts in ``chdir`` (default: ``scratch``). ``scratch_mb``: the scratch folder is instead a
-    memory file system of at most this size, so that the bot cannot fill the runner's disk (the kernel
+    memory file system of at most this size where bwrap can size one (``sized_tmpfs``), so that the bot
+    cannot fill the runner's disk (the kernel
     cache the runner copied there is bound read-only beside it, and the bridge copies it in at start:
     ``seed_kernel_cache``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the
     environment)."""
     bwrap = bubblewrap()
     if bwrap is None:
         return list(command)
+    sized = sized_tmpfs()
     # /dev and /dev/shm are memory file systems whose pages belong to no process, so the out-of-memory
     # killer could not free them by killing the bot: /dev read-only, /dev/shm capped at SHM_MB.
-    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", str(SHM_MB << 20),
-            "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-            "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    args = [bwrap, *_BASE_OPTIONS, *(("--size", str(SHM_MB << 20)) if sized else ()), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev", *_NAMESPACE_OPTIONS]
     needed = [Path(p).resolve() for p in (env or {}).get("PYTHONPATH", "").split(os.pathsep) if p]
     needed += [Path(sys.prefix).resolve(), Path(sys.executable).resolve().parent]
     masked = {Path(h).resolve() for h in hide} | {SCRATCH_ROOT.resolve()}
@@ -229,7 +266,7 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
             args += ["--tmpfs", str(folder)]
             empty.append(str(folder))
     cache, env = scratch / "numba-cache", dict(env or {})
-    if scratch_mb is None:
+    if scratch_mb is None or not sized:  # a folder on disk (size_caps_missing says so once)
         args += ["--bind", str(scratch), str(scratch)]
     else:
         args += ["--size", str(scratch_mb << 20), "--tmpfs", str(scratch)]
