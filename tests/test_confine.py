@@ -282,3 +282,21 @@ def test_a_bwrap_too_old_for_the_sandbox_is_found_before_any_bot_starts(older_bw
         warnings.simplefilter("always")
         _plays_a_game(tmp_path)
     assert any("without a file-system, PID and network sandbox" in str(w.message) for w in caught)
+
+
+def test_without_proc_a_plain_user_gets_no_task_cap_rather_than_a_crash(monkeypatch):
+    """Off Linux there is no /proc to count a user's tasks by: confinement then sets no task cap (a cap
+    counted from nothing could stop the bot's first fork) and says so, instead of failing every start."""
+    real_listdir = os.listdir
+
+    def no_proc(path="."):
+        if str(path) == "/proc":
+            raise FileNotFoundError(path)
+        return real_listdir(path)
+
+    monkeypatch.setattr(confine, "CGROUP_PIDS_ROOTS", ())
+    monkeypatch.setattr(confine.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(confine.os, "listdir", no_proc)
+    assert confine._user_tasks() is None
+    confinement = confine.Confinement("no-proc")
+    assert confinement._nproc is None and "no /proc" in confinement.how

@@ -108,14 +108,16 @@ class Confinement:
                 self.cgroup = path
             except OSError:
                 self._remove(path)
-        self._nproc = None if self.cgroup is not None or os.geteuid() == 0 else _user_tasks() + cap
+        tasks = None if self.cgroup is not None or os.geteuid() == 0 else _user_tasks()
+        self._nproc = None if tasks is None else tasks + cap
 
     @staticmethod
     def describe_host() -> str:
         """How a bot's tasks are capped and found on this host, and where its scratch folder is, in words."""
         scratch = (f"a {SCRATCH_MB} MB scratch folder in memory" if sized_tmpfs()
                    else "its scratch folder on disk, not capped (no bwrap that sizes a memory file system)")
-        return f"{_how(_writable_pids_root() is not None, os.geteuid() != 0, TASK_CAP)}; {scratch}"
+        tasks = _how(_writable_pids_root() is not None, os.geteuid() != 0 and os.path.isdir("/proc"), TASK_CAP)
+        return f"{tasks}; {scratch}"
 
     @property
     def how(self) -> str:
@@ -223,7 +225,10 @@ def _raise_oom_score() -> None:
 def _how(cgroup: bool, nproc: bool, cap: int) -> str:
     if cgroup:
         return f"pids cgroup, {cap} tasks"
-    return f"RLIMIT_NPROC, {cap} tasks" if nproc else "process tree, no task cap (root without a pids cgroup)"
+    if nproc:
+        return f"RLIMIT_NPROC, {cap} tasks"
+    why = "root without a pids cgroup" if os.geteuid() == 0 else "no /proc to count this user's tasks"
+    return f"process tree, no task cap ({why})"
 
 
 def _signal(pid: int, sig: int) -> None:
@@ -252,10 +257,15 @@ def process_tree(root: int) -> list[int]:
     return out
 
 
-def _user_tasks() -> int:
-    """Tasks (processes and threads) of this real user now: what RLIMIT_NPROC counts."""
+def _user_tasks() -> int | None:
+    """Tasks (processes and threads) of this real user now: what RLIMIT_NPROC counts; None without /proc
+    (not Linux), where no cap is set rather than one that might stop the bot's first fork."""
     uid, total = os.getuid(), 0
-    for entry in os.listdir("/proc"):
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
         if not entry.isdigit():
             continue
         try:
