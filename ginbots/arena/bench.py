@@ -120,7 +120,8 @@ def bench_isolation(games: int = 40, seed: int = 5) -> dict[str, Any]:
     from ginbots.connect.sandbox import degraded_reason, size_caps_missing
     from ginbots.players.registry import parse_spec
 
-    sandbox = degraded_reason() or ("bubblewrap" + (f", but {size_caps_missing()}" if size_caps_missing() else ""))
+    missing = size_caps_missing()
+    sandbox = degraded_reason() or ("bubblewrap" + (f", but {missing}" if missing else ""))
     out: dict[str, Any] = {"games": games, "sandbox": sandbox,
                            "confinement": Confinement.describe_host()}
     for mode, isolate, confine in (("in_process", False, False), ("isolated", True, False), ("confined", True, True)):

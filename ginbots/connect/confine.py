@@ -29,7 +29,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from .sandbox import make_non_dumpable, pid_alive, safe_name, sized_tmpfs
+from .sandbox import pid_alive, safe_name, set_dumpable, sized_tmpfs
 
 #: Tasks (processes and threads) one isolated bot may run: far above what a bot needs (the champion
 #: runs a few threads per core: onnxruntime's and numba's pools), far below what hurts the machine.
@@ -208,10 +208,10 @@ class Confinement:
 
 def _raise_oom_score() -> None:
     """This process first in line for the out-of-memory killer. Between fork and exec: the runner is
-    not dumpable (``sandbox.make_non_dumpable``) and its children inherit that, which gives their
+    not dumpable (``sandbox.set_dumpable``) and its children inherit that, which gives their
     ``/proc/self`` files to root, so a runner that is not root's must make the child dumpable for the
     write (and then not again: the child still holds the runner's memory until its exec)."""
-    dumpable_for_write = os.geteuid() != 0 and make_non_dumpable(dumpable=True)
+    dumpable_for_write = os.geteuid() != 0 and set_dumpable(True)
     try:
         with open("/proc/self/oom_score_adj", "w") as fh:
             fh.write(f"{OOM_SCORE_ADJ}\n")
@@ -219,7 +219,7 @@ def _raise_oom_score() -> None:
         pass
     finally:
         if dumpable_for_write:
-            make_non_dumpable()
+            set_dumpable(False)
 
 
 def _how(cgroup: bool, nproc: bool, cap: int) -> str:

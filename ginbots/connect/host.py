@@ -140,7 +140,7 @@ class ProcessPlayer(Player):
             base["PYTHONNOUSERSITE"] = "1"
         if sandbox:
             sandbox_tools.warn_if_degraded()
-            sandbox_tools.make_non_dumpable()  # the process holding the opponent and the deal
+            sandbox_tools.set_dumpable(False)  # the process holding the opponent and the deal
             self.scratch = sandbox_tools.new_scratch(self.label)
             base = sandbox_tools.bot_environment(self.scratch, pythonpath)
         self.env = base

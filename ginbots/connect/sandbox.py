@@ -127,13 +127,13 @@ def warn_if_degraded() -> None:
     warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def make_non_dumpable(dumpable: bool = False) -> bool:
-    """Forbid ``/proc/PID/mem``, ``/proc/PID/fd`` and ``ptrace`` of this process to other processes of
-    the same user (Linux; a process with CAP_SYS_PTRACE, such as root's, is not stopped); with
-    ``dumpable=True``, allow them again. True if set.
+def set_dumpable(dumpable: bool) -> bool:
+    """With False, forbid ``/proc/PID/mem``, ``/proc/PID/fd`` and ``ptrace`` of this process to other
+    processes of the same user (Linux; a process with CAP_SYS_PTRACE, such as root's, is not stopped); with
+    True, allow them again. True if set.
 
     A non-dumpable process's ``/proc/self`` files belong to root, so a child forked from the runner
-    cannot write its own ``oom_score_adj`` until it is made dumpable (``confine``)."""
+    cannot write its own ``oom_score_adj`` until it is made dumpable again (``confine``)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -243,9 +243,8 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
     every other bot's scratch empty, ``scratch`` writable, new namespaces, no capabilities, ``env``
     only; it starts in ``chdir`` (default: ``scratch``). ``scratch_mb``: the scratch folder is instead a
     memory file system of at most this size where bwrap can size one (``sized_tmpfs``), so that the bot
-    cannot fill the runner's disk (the kernel
-    cache the runner copied there is bound read-only beside it, and the bridge copies it in at start:
-    ``seed_kernel_cache``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the
+    cannot fill the runner's disk (the kernel cache the runner copied there is bound read-only beside it,
+    and the bridge copies it in at start: ``seed_kernel_cache``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the
     environment)."""
     bwrap = bubblewrap()
     if bwrap is None:
