@@ -105,7 +105,10 @@ def test_the_control_unconfined_the_thiefs_processes_run_on_the_opponents_time(t
     assert any(any(s == "R" for s in states.values()) for states in watcher.seen)
 
 
-def test_an_untrusted_bot_cannot_fork_past_its_task_cap_and_goes_first_to_the_oom_killer(tmp_path):
+def test_an_untrusted_bot_cannot_fork_past_its_task_cap_and_goes_first_to_the_oom_killer(tmp_path, monkeypatch):
+    # As a plain user (RLIMIT_NPROC) the cap is the user's tasks plus room for other workers' bots: held
+    # to one bot's cap here, so that the same bound is asserted on both paths.
+    monkeypatch.setattr(confine, "NPROC_BOTS_PER_CORE", 0)
     bomb = _hostile("ForkBomb", tmp_path)
     if "no task cap" in bomb.confinement.how:
         bomb.close()
@@ -300,3 +303,17 @@ def test_without_proc_a_plain_user_gets_no_task_cap_rather_than_a_crash(monkeypa
     assert confine._user_tasks() is None
     confinement = confine.Confinement("no-proc")
     assert confinement._nproc is None and "no /proc" in confinement.how
+
+
+def test_a_plain_users_task_limit_leaves_room_for_the_other_workers_bots(monkeypatch):
+    """RLIMIT_NPROC counts all of a user's tasks, so one bot's limit must leave room for the bots other
+    workers start after it (else a bot's thread fails because another bot grew), within the pid space."""
+    pid_max = int(Path("/proc/sys/kernel/pid_max").read_text())
+    monkeypatch.setattr(confine.os, "cpu_count", lambda: 16)
+    assert confine.nproc_headroom(256) == max(256, min(256 * 2 * 16, pid_max // 8))
+    monkeypatch.setattr(confine.os, "cpu_count", lambda: 1)
+    assert confine.nproc_headroom(256) == 512
+    monkeypatch.setattr(confine, "CGROUP_PIDS_ROOTS", ())
+    monkeypatch.setattr(confine.os, "geteuid", lambda: 1000)
+    confinement = confine.Confinement("headroom")
+    assert abs(confinement._nproc - 512 - confine._user_tasks()) < 50 and "RLIMIT_NPROC" in confinement.how

@@ -34,6 +34,11 @@ from .sandbox import pid_alive, safe_name, set_dumpable, sized_tmpfs
 #: Tasks (processes and threads) one isolated bot may run: far above what a bot needs (the champion
 #: runs a few threads per core: onnxruntime's and numba's pools), far below what hurts the machine.
 TASK_CAP = max(256, 8 * (os.cpu_count() or 1))
+#: Without a pids cgroup (a runner that is not root's), RLIMIT_NPROC counts every task of the user, not the
+#: bot's alone, and a fork fails once the user's total passes it, whoever made the others: so the limit is
+#: the user's tasks when the bot starts plus room for its own TASK_CAP and for the bots the runner's other
+#: workers start beside it (two a worker, a worker a core), at most an eighth of the kernel's pid space.
+NPROC_BOTS_PER_CORE = 2
 #: Where a pids cgroup of our own may be made, cgroup v1 first, then the root of cgroup v2.
 CGROUP_PIDS_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 #: The bot's processes' ``oom_score_adj``: the most (any process may raise its own), so the kernel's
@@ -109,7 +114,7 @@ class Confinement:
             except OSError:
                 self._remove(path)
         tasks = None if self.cgroup is not None or os.geteuid() == 0 else _user_tasks()
-        self._nproc = None if tasks is None else tasks + cap
+        self._nproc = None if tasks is None else tasks + nproc_headroom(cap)
 
     @staticmethod
     def describe_host() -> str:
@@ -222,11 +227,20 @@ def _raise_oom_score() -> None:
             set_dumpable(False)
 
 
+def nproc_headroom(cap: int = TASK_CAP) -> int:
+    """How many tasks past the user's present count RLIMIT_NPROC allows a bot (``NPROC_BOTS_PER_CORE``)."""
+    try:
+        pid_max = int(Path("/proc/sys/kernel/pid_max").read_text())
+    except (OSError, ValueError):
+        pid_max = 32768
+    return max(cap, min(cap * NPROC_BOTS_PER_CORE * (os.cpu_count() or 1), pid_max // 8))
+
+
 def _how(cgroup: bool, nproc: bool, cap: int) -> str:
     if cgroup:
         return f"pids cgroup, {cap} tasks"
     if nproc:
-        return f"RLIMIT_NPROC, {cap} tasks"
+        return f"RLIMIT_NPROC, this user's tasks + {nproc_headroom(cap)} (the kernel counts the user's, not the bot's)"
     why = "root without a pids cgroup" if os.geteuid() == 0 else "no /proc to count this user's tasks"
     return f"process tree, no task cap ({why})"
 
