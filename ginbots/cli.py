@@ -92,11 +92,15 @@ def cmd_match(args: argparse.Namespace) -> int:
     from ginbots.arena.trace import write_traces
     from ginbots.connect.host import parse_checked
 
-    log_dir = args.log_dir or default_log_dir()
+    from ginbots.connect.sandbox import LOG_ROOT, private_folder
+
+    log_dir = args.log_dir or str(LOG_ROOT)
     # What this run writes is out of every isolated bot's sight.
     hide = tuple(str(Path(f).resolve().parent) for f in (args.json, args.trace) if f)
     spec_a = parse_checked(args.player_a, args.params_a).isolated(args.isolate, args.memory_mb, log_dir, hide)
     spec_b = parse_checked(args.player_b, args.params_b).isolated(args.isolate, args.memory_mb, log_dir, hide)
+    if not args.log_dir and (spec_a.isolate or spec_b.isolate):
+        private_folder(LOG_ROOT)  # this user's alone: refused by name if another user (or a link) holds it
     config = MatchConfig(
         run_key=check_run_key(args.run_key) if args.run_key else "",
         games=args.games,
@@ -140,13 +144,6 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"  {', '.join(remembering)} carried what it learned of its opponent from game to game: its games "
               f"were played in blocks of {MEMORY_BLOCK}, each from a fresh player (the same games with any --workers)")
     return 130 if report.interrupted else 0
-
-
-def default_log_dir() -> str:
-    """TMPDIR/ginbots-logs-UID, private to this user (the logs of several users' runs never mix)."""
-    from .connect.sandbox import LOG_ROOT, private_folder
-
-    return str(private_folder(LOG_ROOT))
 
 
 def _add_isolation(p: argparse.ArgumentParser) -> None:
