@@ -318,3 +318,20 @@ def test_a_plain_users_task_limit_leaves_room_for_the_other_workers_bots(monkeyp
     monkeypatch.setattr(confine, "_user_tasks", lambda: 100)
     confinement = confine.Confinement("headroom")
     assert confinement._nproc == 100 + 512 and "RLIMIT_NPROC" in confinement.how
+
+
+def test_a_cgroup_name_another_runner_holds_is_left_to_it():
+    """Cgroups are named by the runner's pid, which another PID namespace sharing the cgroup tree may also
+    have: a name already taken is left to its owner (not removed), and the bot goes without a cgroup."""
+    root = confine._writable_pids_root()
+    if root is None:
+        pytest.skip("no pids cgroup this process may make here (a plain user, or cgroup v2 without the controller)")
+    taken = root / f"ginbots-{os.getpid()}-{confine._made + 1}-taken"
+    taken.mkdir()
+    try:
+        confinement = confine.Confinement("taken")
+        assert confinement.cgroup is None and taken.is_dir()
+        confinement.close()
+        assert taken.is_dir()
+    finally:
+        taken.rmdir()

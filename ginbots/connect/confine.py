@@ -107,10 +107,12 @@ class Confinement:
             _made += 1
             path = root / f"ginbots-{os.getpid()}-{_made}-{safe_name(label)}"
             try:
-                path.mkdir()
+                path.mkdir()  # a name another runner holds (another PID namespace's pid) is left to it
                 (path / "pids.max").write_text(f"{cap}\n")
                 self._procs = str(path / "cgroup.procs")
                 self.cgroup = path
+            except FileExistsError:
+                pass
             except OSError:
                 self._remove(path)
         tasks = None if self.cgroup is not None or os.geteuid() == 0 else _user_tasks()
