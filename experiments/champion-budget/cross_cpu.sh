@@ -5,7 +5,7 @@
 # each compared game for game with the native run (compare_games.py --same).
 # Usage: bash experiments/champion-budget/cross_cpu.sh OUT "OPP:GAMES:SEED ..."
 set -euo pipefail
-OUT=${1:?OUT folder}; MATCHES=${2:-"heuristic:tuned:40:1001 simple:knock_at=0:60:1002 java-tonic:40:1003"}
+OUT=${1:?OUT folder}; MATCHES=${2:-"heuristic:tuned:40:1001 simple:knock_at=0:60:1002 java-tonic:40:1003 simple:200:1004"}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
 for m in $MATCHES; do
