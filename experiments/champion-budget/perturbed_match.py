@@ -5,26 +5,47 @@ without its graph optimisations: no fused operators, other summation orders) or 
 every network moved one float32 ulp up or down at random, from a generator of its own, so the game's own
 draws are untouched). A decision that turns on the last bits of a network's output shows as a game that
 differs from the plain run's (``cross_cpu.sh``)."""
+
+from __future__ import annotations
+
 import sys
+
 import numpy as np
 import onnxruntime as ort
+
 from ginbots.estimators import weights
 
-mode = sys.argv.pop(1)
-if mode == "noopt":
-    real = ort.SessionOptions
-    def options():
-        o = real()
-        o.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        return o
+
+def unoptimised() -> None:
+    """Every onnxruntime session made from now on runs the graph as written, unfused."""
+    plain = ort.SessionOptions
+
+    def options() -> ort.SessionOptions:
+        made = plain()
+        made.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        return made
+
     ort.SessionOptions = options
-elif mode == "ulp":
+
+
+def one_ulp_off() -> None:
+    """Every network output moved one float32 ulp up or down, at random."""
     call = weights.OnnxNet.__call__
-    noise = np.random.default_rng(12345)  # its own generator: the game's draws are untouched
-    def perturbed(self, x):
+    noise = np.random.default_rng(12345)
+
+    def perturbed(self: weights.OnnxNet, x: np.ndarray) -> np.ndarray:
         y = call(self, x)
-        up = noise.random(y.shape) < 0.5  # each output one float32 ulp up or down
+        up = noise.random(y.shape) < 0.5
         return np.where(up, np.nextafter(y, np.float32(np.inf)), np.nextafter(y, np.float32(-np.inf))).astype(y.dtype)
+
     weights.OnnxNet.__call__ = perturbed
-from ginbots.cli import main
-sys.exit(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    modes = {"noopt": unoptimised, "ulp": one_ulp_off}
+    if len(sys.argv) < 2 or sys.argv[1] not in modes:
+        sys.exit(f"usage: {sys.argv[0]} {{{','.join(modes)}}} match ARGS...")
+    modes[sys.argv.pop(1)]()
+    from ginbots.cli import main
+
+    sys.exit(main(sys.argv[1:]))
