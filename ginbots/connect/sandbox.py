@@ -34,10 +34,11 @@ from typing import Sequence
 
 #: ``prctl`` option numbers (linux/prctl.h).
 PR_SET_DUMPABLE = 4
+_UID = os.getuid() if hasattr(os, "getuid") else 0
 #: Where every isolated bot's scratch folder lives; hidden from every bot but for its own folder.
-SCRATCH_ROOT = Path(tempfile.gettempdir()) / f"ginbots-sandbox-{os.getuid() if hasattr(os, 'getuid') else 0}"
+SCRATCH_ROOT = Path(tempfile.gettempdir()) / f"ginbots-sandbox-{_UID}"
 #: Where isolated bots' stderr logs go unless a run names a folder: one folder per user, as above.
-LOG_ROOT = Path(tempfile.gettempdir()) / f"ginbots-logs-{os.getuid() if hasattr(os, 'getuid') else 0}"
+LOG_ROOT = Path(tempfile.gettempdir()) / f"ginbots-logs-{_UID}"
 #: The size of an isolated bot's /dev/shm (POSIX shared memory and semaphores: a few kB for most uses).
 SHM_MB = 64
 #: Where, in a size-capped scratch folder, the runner's copy of the kernel cache is bound read-only, and
@@ -244,8 +245,8 @@ def wrap(command: Sequence[str], scratch: Path, hide: Sequence[str | os.PathLike
     only; it starts in ``chdir`` (default: ``scratch``). ``scratch_mb``: the scratch folder is instead a
     memory file system of at most this size where bwrap can size one (``sized_tmpfs``), so that the bot
     cannot fill the runner's disk (the kernel cache the runner copied there is bound read-only beside it,
-    and the bridge copies it in at start: ``seed_kernel_cache``). Without bubblewrap, ``command`` unchanged (the caller still scrubs the
-    environment)."""
+    and the bridge copies it in at start: ``seed_kernel_cache``). Without bubblewrap, ``command``
+    unchanged (the caller still scrubs the environment)."""
     bwrap = bubblewrap()
     if bwrap is None:
         return list(command)
