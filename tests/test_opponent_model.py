@@ -8,16 +8,18 @@ from ginbots.game.cards import completes_meld, mask_of
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.players.baselines import RandomPlayer, SimplePlayer
 from ginbots.players.tracking import KnowledgePlayer
-from ginbots.search.opponent_model import OpponentFilter, completes_meld_batch
+from ginbots.game.melds import discard_deadwoods
+from ginbots.search.opponent_model import OpponentFilter, _near_discard_likelihood, _powers, completes_meld_batch
 
 
 class Watcher(KnowledgePlayer):
     """Simple's play, plus a filter fed from the callbacks; it checks the filter against the
     opponent's true hand (read from the opponent object: a test-only peek)."""
 
-    def __init__(self, opponent, seed=0, rng_seed=0, track_truth=False, particles=300):
+    def __init__(self, opponent, seed=0, rng_seed=0, track_truth=False, particles=300, near_ratio=0.0):
         super().__init__(seed=seed)
         self.opponent, self.rng_seed, self.track_truth, self.particles = opponent, rng_seed, track_truth, particles
+        self.near_ratio = near_ratio
         self.simple = SimplePlayer(seed=seed)
         self.rhos: list[float] = []
         self.truth_ok: list[bool] = []
@@ -31,7 +33,8 @@ class Watcher(KnowledgePlayer):
         super().start_hand(seat, starter, hand)
         self.simple.start_hand(seat, starter, hand)
         rho = self.filter.rho if hasattr(self, "filter") else 0.5  # carried from hand to hand
-        self.filter = OpponentFilter(self.particles, np.random.default_rng(self.rng_seed), rho=rho, sweeps=1)
+        self.filter = OpponentFilter(self.particles, np.random.default_rng(self.rng_seed), rho=rho, sweeps=1,
+                                     near_ratio=self.near_ratio)
         self.declines = 0
 
     def _sync(self):
@@ -89,6 +92,23 @@ class Watcher(KnowledgePlayer):
         return self.simple.declare_melds()
 
 
+def test_near_discard_likelihood_weighs_every_legal_discard():
+    """The near-minimum chances are those of weighing every legal discard by ratio ** (its deadwood gap)."""
+    rng = np.random.default_rng(7)
+    powers = _powers(0.6)
+    for _ in range(200):
+        cards = rng.choice(52, 11, replace=False).tolist()
+        hand = mask_of(cards)
+        banned = int(cards[0]) if rng.random() < 0.5 else -1
+        options = {c: d for c, d in discard_deadwoods(hand) if c != banned}
+        best = min(options.values())
+        total = sum(0.6 ** (d - best) for d in options.values())
+        for card in cards:
+            got = _near_discard_likelihood(np.array([hand], dtype=np.uint64), card, banned, powers)[0]
+            want = 0.0 if card == banned else 0.6 ** (options[card] - best) / total
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-300)
+
+
 def test_completes_meld_batch_matches_the_scalar_rule():
     rng = np.random.default_rng(1)
     hands = np.array([mask_of(rng.choice(52, 10, replace=False).tolist()) for _ in range(300)], dtype=np.uint64)
@@ -127,10 +147,12 @@ def test_rho_tells_minimum_deadwood_play_from_random_play():
     assert mean_rho(RandomPlayer, 1) < 0.3
 
 
-def test_filter_is_reproducible_and_rejuvenation_keeps_every_hand_possible():
+@pytest.mark.parametrize("near_ratio", [0.0, 0.5])
+def test_filter_is_reproducible_and_rejuvenation_keeps_every_hand_possible(near_ratio):
+    """With either other model (uninformative, near-minimum discards)."""
     def run():
         opponent = SimplePlayer(seed=4)
-        watcher = Watcher(opponent, seed=3, rng_seed=5)
+        watcher = Watcher(opponent, seed=3, rng_seed=5, near_ratio=near_ratio)
         play_game([watcher, opponent], seed=8, config=GameConfig(time_budget=None, max_hands_per_game=1))
         return watcher
 
@@ -209,11 +231,12 @@ def test_event_rows_grow_and_reorder_like_a_list_of_rows() -> None:
 
 
 def test_filter_sweeps_reach_the_filter() -> None:
-    """``filter_sweeps`` sets the Metropolis sweeps the bots' filters run after a resampling."""
+    """``filter_sweeps`` and ``filter_near_ratio`` reach the filter; ``filter_sweeps`` sets the Metropolis sweeps the bots' filters run after a resampling."""
     from ginbots.players.champion import ChampionPlayer
 
     for sweeps in (0, 4):
-        bot = ChampionPlayer(seed=1, filter_sweeps=sweeps)
+        bot = ChampionPlayer(seed=1, filter_sweeps=sweeps, filter_near_ratio=0.5 if sweeps else 0.0)
         bot.new_game(1)
         bot.start_hand(0, 0, 0b1111111111)
         assert bot.filter.sweeps == sweeps
+        assert (bot.filter.near_powers is None) == (sweeps == 0)

@@ -10,7 +10,10 @@ mixture weight itself inferred from the game:
 - **minimum-deadwood play** (Simple's rule and the core of many bots): take the
   face-up card iff it joins a meld, discard a card leaving least deadwood (evenly
   among ties), knock as soon as deadwood is at or below a threshold;
-- **uninformative play**: every legal answer equally likely.
+- **uninformative play**: every legal answer equally likely; or, with ``near_ratio``,
+  **near-minimum discards**: a discard leaving ``g`` points more deadwood than the
+  least is ``near_ratio ** g`` times as likely as one leaving the least (a player
+  that weighs other things too, such as safety, yet mostly throws cheap cards).
 
 ``rho``, the posterior weight of the first, moves by Bayes' rule with every
 action; an opponent that plays otherwise drives it down, and the particles then
@@ -46,6 +49,9 @@ _KIND_CODES = {"decline": DECLINE, "take": TAKE, "keep": KEEP, "discard": DISCAR
 #: Each kind's chance under uninformative play: two answers to an offer, knock or not (a keep is
 #: certain once it did not knock), about ten cards to throw.
 _PLAIN = {"decline": 0.5, "take": 0.5, "keep": 1.0, "discard": 0.1}
+#: Deadwood gaps past this count as this one in the near-minimum discard chances (the ratio's power is
+#: already negligible there).
+_MAX_GAP = 127
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint64)
 _POINTS = np.array(CARD_POINTS, dtype=np.int64)
@@ -137,9 +143,11 @@ class OpponentFilter:
     """Weighted opponent hands for one hand of play; feed it the opponent's actions in order."""
 
     def __init__(self, count: int, rng: np.random.Generator, rho: float = 0.5, knock_at: int = 10,
-                 sweeps: int = 2) -> None:
+                 sweeps: int = 2, near_ratio: float = 0.0) -> None:
         self.count = count
         self.sweeps = sweeps
+        # Powers by repeated products, not exp: the same floats on any machine and numpy build.
+        self.near_powers = _powers(near_ratio) if near_ratio > 0 else None
         self.stale = False
         self.rng = rng
         self.rho = rho
@@ -202,9 +210,11 @@ class OpponentFilter:
         allowed = np.uint64((knowledge.unknown | knowledge.opp_known) & ~taking)
         self.weights[(self.hands & ~allowed) != 0] = 0.0
 
-    def _policy(self, kind: str, card: int, banned: int, hands: np.ndarray) -> tuple[np.ndarray, float]:
+    def _policy(self, kind: str, card: int, banned: int,
+                hands: np.ndarray) -> tuple[np.ndarray, float | np.ndarray]:
         """(chance under minimum-deadwood play of the action seen, for each hand; its chance under
-        uninformative play). ``hands``: the opponent's hands when it acted."""
+        the other model: uninformative play, or near-minimum discards for each hand). ``hands``: the
+        opponent's hands when it acted."""
         if kind == "decline":
             policy = (~completes_meld_batch(card, hands)).astype(float)
         elif kind == "take":
@@ -214,6 +224,9 @@ class OpponentFilter:
             policy = (deadwood > self.knock_at).astype(float)
         else:
             policy = self._discard_likelihood(hands, card, banned)[0]
+            if self.near_powers is not None:
+                plain = _near_discard_likelihood(hands, card, banned, self.near_powers)
+                return (1 - SLIP) * policy + SLIP * plain, plain
         plain = _PLAIN[kind]
         return (1 - SLIP) * policy + SLIP * plain, plain
 
@@ -260,7 +273,9 @@ class OpponentFilter:
             return
         known = np.uint64(knowledge.opp_known)
         unknown = np.uint64(knowledge.unknown) & ~known
-        sweep = self._sweep if _KERNELS is None or not self.events else self._compiled_sweeps()
+        # The compiled sweeps tabulate each event's few chances; near-minimum discards have many.
+        numpy_sweep = _KERNELS is None or not self.events or self.near_powers is not None
+        sweep = self._sweep if numpy_sweep else self._compiled_sweeps()
         for _ in range(sweeps):
             old = _pick_bit(self.hands & ~known, self.rng)
             new = _pick_bit(unknown & ~self.hands, self.rng)
@@ -397,3 +412,34 @@ class OpponentFilter:
         """Spread the hands out again (``rejuvenate``) if a resampling has copied them since the last time."""
         if self.stale and self.sweeps:
             self.rejuvenate(knowledge, self.sweeps)
+
+
+def _powers(ratio: float) -> np.ndarray:
+    """``ratio ** g`` for g = 0 .. _MAX_GAP, as products in order."""
+    if not 0 < ratio <= 1:
+        raise ValueError(f"near_ratio must lie in (0, 1], got {ratio}")
+    powers = [1.0]
+    for _ in range(_MAX_GAP):
+        powers.append(powers[-1] * ratio)
+    return np.array(powers)
+
+
+def _near_discard_likelihood(hands: np.ndarray, card: int, banned: int, powers: np.ndarray) -> np.ndarray:
+    """Chance of throwing ``card`` from each 11-card hand when a discard leaving ``g`` points more than the
+    least deadwood is ``powers[g]`` times as likely (0 where a hand does not hold ``card``)."""
+    deadwood, melded = deadwood_and_melded_batch(hands)
+    held = _bit_matrix(hands)
+    # Throwing an unmelded card lowers the least deadwood by exactly its points; a melded one is solved again.
+    after = np.where(held, deadwood[:, None] - _POINTS[None, :], _NO_OPTION)
+    rows, cards = np.nonzero(_bit_matrix(melded))
+    after[rows, cards] = deadwood_and_melded_batch(hands[rows] & ~_BITS[cards])[0]
+    if banned >= 0:
+        after[:, banned] = _NO_OPTION
+    best = after.min(axis=1)
+    weights = np.where(held, powers[np.minimum(after - best[:, None], _MAX_GAP)], 0.0)
+    if banned >= 0:
+        weights[:, banned] = 0.0
+    total = np.zeros(len(hands))
+    for c in range(NUM_CARDS):  # in a fixed order, so the sums round alike under any numpy build
+        total += weights[:, c]
+    return weights[:, card] / np.where(total > 0, total, 1.0)
