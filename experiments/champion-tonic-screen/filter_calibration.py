@@ -1,7 +1,7 @@
 """How well the opponent filter's chances for each unseen card match the opponent's true hand.
 
-A watcher plays Simple's moves and feeds an ``OpponentFilter`` (``ginbots.search.opponent_model``) the
-opponent's actions; after each opponent discard it reads the filter's chance that the opponent holds
+A watcher plays Simple's moves and feeds the bots' opponent filter (``ginbots.players.filtered``,
+``ginbots.search.opponent_model``) the opponent's actions; after each opponent discard it reads the filter's chance that the opponent holds
 each card it may hold and scores it against the truth (read from the opponent, in process: a probe
 only) with the mean log score a card (clipped at 1e-4). Beside it, the same score for the plain share
 (every unseen card given the fraction of them the opponent holds) and for blends of the two, a x filter +
@@ -24,7 +24,7 @@ import numpy as np
 from ginbots.game.engine import GameConfig, play_game
 from ginbots.game.melds import discard_deadwoods, min_deadwood
 from ginbots.players.baselines import SimplePlayer, TrackingSimplePlayer
-from ginbots.search.opponent_model import OpponentFilter
+from ginbots.players.filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 
 BLENDS = (0.0, 0.5, 0.75, 1.0)
 
@@ -41,53 +41,23 @@ class NearThrower(SimplePlayer):
         return choice
 
 
-class Watcher(TrackingSimplePlayer):
-    """Simple's play; a filter fed from the callbacks, scored after each opponent discard."""
+class Watcher(FilteringPlayer, TrackingSimplePlayer):
+    """Simple's play with the bots' opponent filter fed from the callbacks, scored after each opponent discard."""
 
-    def __init__(self, opponent: SimplePlayer, seed: int, particles: int, sweeps: int, near_ratio: float) -> None:
-        super().__init__(seed=seed)
-        self.opponent, self.particles, self.sweeps, self.near_ratio = opponent, particles, sweeps, near_ratio
+    name = "watcher"
+    hyperparameters = FILTER_HYPERPARAMETERS
+
+    def __init__(self, opponent: SimplePlayer, seed: int, **params: float) -> None:
+        super().__init__(seed=seed, **params)
+        self.opponent = opponent
         self.scores: list[list[float]] = []
-        self.rho = 0.5
-
-    def start_hand(self, seat: int, starter: int, hand: int) -> None:
-        super().start_hand(seat, starter, hand)
-        self.filter = OpponentFilter(self.particles, np.random.default_rng(self.seed), rho=self.rho,
-                                     sweeps=self.sweeps, near_ratio=self.near_ratio)
-        self.declines = 0
-
-    def _sync(self) -> None:
-        declined = self.knowledge.opp_declined
-        while self.declines < len(declined):
-            self.filter.declined(declined[self.declines][0], self.knowledge)
-            self.declines += 1
-
-    def will_draw_face_up(self, card: int) -> bool:
-        if not self.filter.started:
-            self.filter.start(self.knowledge, 1 << card)
-        take = super().will_draw_face_up(card)
-        self._sync()
-        return take
-
-    def report_draw(self, seat: int, card: int | None) -> None:
-        if not self.filter.started:
-            self.filter.start(self.knowledge, 0 if card is None else 1 << card)
-        super().report_draw(seat, card)
-        self._sync()
-        if seat != self.seat:
-            if card is None:
-                self.filter.drew_stock(self.knowledge)
-            else:
-                self.filter.took(card, self.knowledge)
 
     def report_discard(self, seat: int, card: int) -> None:
         super().report_discard(seat, card)
         if seat == self.seat:
             return
-        self.filter.discarded(card, self.knowledge)
-        self.rho = self.filter.rho
         k = self.knowledge
-        holds = self.filter.holds(k)
+        holds = self.filter_holds()
         hidden = self.opponent.hand & ~(1 << card) & ~k.opp_known  # its own report may not have run yet
         cards = [c for c in range(52) if k.unknown >> c & 1 and not k.opp_known >> c & 1]
         held = np.array([hidden >> c & 1 for c in cards], dtype=bool)
@@ -111,7 +81,8 @@ def main() -> None:
         scores: list[list[float]] = []
         for seed in range(args.games):
             opponent = cls(seed=seed + 20)
-            watcher = Watcher(opponent, seed, args.particles, sweeps, ratio)
+            watcher = Watcher(opponent, seed, filter_particles=args.particles, filter_sweeps=sweeps,
+                              filter_near_ratio=ratio)
             play_game([watcher, opponent], seed=seed, config=GameConfig(time_budget=None, max_hands_per_game=3))
             scores += watcher.scores
         means = np.mean(scores, axis=0)
