@@ -428,17 +428,15 @@ def _near_discard_likelihood(hands: np.ndarray, card: int, banned: int, powers: 
     """Chance of throwing ``card`` from each 11-card hand when a discard leaving ``g`` points more than the
     least deadwood is ``powers[g]`` times as likely (0 where a hand does not hold ``card``)."""
     deadwood, melded = deadwood_and_melded_batch(hands)
-    held = _bit_matrix(hands)
+    legal = _bit_matrix(hands)
+    if banned >= 0:
+        legal[:, banned] = False
     # Throwing an unmelded card lowers the least deadwood by exactly its points; a melded one is solved again.
-    after = np.where(held, deadwood[:, None] - _POINTS[None, :], _NO_OPTION)
-    rows, cards = np.nonzero(_bit_matrix(melded))
+    after = np.where(legal, deadwood[:, None] - _POINTS[None, :], _NO_OPTION)
+    rows, cards = np.nonzero(_bit_matrix(melded) & legal)
     after[rows, cards] = deadwood_and_melded_batch(hands[rows] & ~_BITS[cards])[0]
-    if banned >= 0:
-        after[:, banned] = _NO_OPTION
     best = after.min(axis=1)
-    weights = np.where(held, powers[np.minimum(after - best[:, None], _MAX_GAP)], 0.0)
-    if banned >= 0:
-        weights[:, banned] = 0.0
+    weights = np.where(legal, powers[np.minimum(after - best[:, None], _MAX_GAP)], 0.0)
     total = np.zeros(len(hands))
     for c in range(NUM_CARDS):  # in a fixed order, so the sums round alike under any numpy build
         total += weights[:, c]
