@@ -7,7 +7,8 @@
 # Usage: experiments/real-java/run.sh ENGINE_CHECKOUT VERMOUTH_CHECKOUT OUT GAMES BOT [BOT...]
 #   (env: PYTHON_BIN=a bin folder whose python3 has numpy and onnxruntime, default .venv/bin;
 #    COMMONS_CLI=path of a commons-cli jar; JAVA_OPTS=options for both JVMs, e.g. -Dginbots.budget=1.2;
-#    ENGINE_ONLY=1 skips vermouth; OPPONENT=a Java entry's class and OPPONENT_BUILD=a folder with its
+#    ENGINE_ONLY=1 skips vermouth, whose checkout is then not read;
+#    OPPONENT=a Java entry's class and OPPONENT_BUILD=a folder with its
 #    classes/ and the files it reads, as experiments/outside-opponents/java/build.sh makes them:
 #    GinRummyGame plays the first BOT against that entry instead of Simple, and with ENTRY_BASELINE=1
 #    the entry against Simple first)
@@ -33,7 +34,7 @@ trap 'rm -rf "$work"' EXIT
 
 source "$here/checkout.sh"
 checkout_files "$engine" "$work/engine"
-checkout_files "$vermouth" "$work/vermouth"
+[ -n "${ENGINE_ONLY:-}" ] || checkout_files "$vermouth" "$work/vermouth"
 mkdir -p "$work/engine-classes" "$work/vermouth-classes"
 javac -nowarn -d "$work/engine-classes" "$work"/engine/ginrummy/*.java "$here/EngineMatch.java" 2> >(grep -v "^Note:" >&2)
 opponent=${OPPONENT:-ginrummy.SimpleGinRummyPlayer}
@@ -41,8 +42,10 @@ run_in=$out extra=""
 if [ -n "${OPPONENT_BUILD:-}" ]; then
   run_in=$(cd "$OPPONENT_BUILD" && pwd) extra=":$run_in/classes"  # an entry may read files beside it
 fi
-javac -nowarn -d "$work/vermouth-classes" -cp "$COMMONS_CLI" \
-  $(find "$here/standins" "$work/vermouth/src/main/java" -name '*.java') 2> >(grep -v "^Note:" >&2)
+if [ -z "${ENGINE_ONLY:-}" ]; then  # with ENGINE_ONLY the second checkout is not read: any path will do
+  javac -nowarn -d "$work/vermouth-classes" -cp "$COMMONS_CLI" \
+    $(find "$here/standins" "$work/vermouth/src/main/java" -name '*.java') 2> >(grep -v "^Note:" >&2)
+fi
 
 agents=()
 for bot in "$@"; do
