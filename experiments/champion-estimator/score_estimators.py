@@ -1,8 +1,8 @@
-"""How well each opponent-hand estimator describes an opponent, from the champion's seat of traced games.
+"""How well each opponent-hand estimator describes an opponent, from one seat of traced games.
 
-Replays ``ginbots match ... --trace`` files (the champion in one seat) through the champion's own
-knowledge tracker and, at each of the champion's discards, scores every named estimator against the
-opponent's true hand at that moment:
+Replays ``ginbots match ... --trace`` files (the champion, or the player ``--seat`` names, in one seat)
+through the bots' knowledge tracker and, at each of that seat's discards, scores every named estimator
+against the opponent's true hand at that moment:
 
 - **log score**: the log-likelihood (nats) of the true hand over the cards the champion could not see,
   per-card chances kept in [1e-4, 1 - 1e-4] (``ginbots.estimators.metrics.revealed_log_score``);
@@ -18,7 +18,7 @@ carried; the champion's defaults 2, 0 and 1000), fed the seat's view of every ev
 policy weight rho carried from hand to hand within a game), and ``blend:A:NAME`` scores
 A x the filter named first + (1 - A) x the estimator NAME.
 
-Evaluation only: the opponent's hand is read from the trace. Rows are the champion's discards, grouped by
+Evaluation only: the opponent's hand is read from the trace. Rows are the seat's discards, grouped by
 the opponent's turns so far; the standard errors treat the rows as independent (rows of one hand are not,
 so they are optimistic).
 
