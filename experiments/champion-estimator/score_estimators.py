@@ -128,6 +128,7 @@ def score(traces: list[Path], names: list[str], games: int, seat_name: str = "ch
         estimators.setdefault(base, shared_estimator(base))
     if blends and not filter_specs:
         raise SystemExit("blend:A:NAME needs a filter named among the models")
+    plain_share = shared_estimator("uniform")
     rng = np.random.default_rng(0)
     logs: dict[str, dict[int, list[float]]] = {n: defaultdict(list) for n in names}
     bias: dict[str, dict[int, list[float]]] = {n: defaultdict(list) for n in names}
@@ -145,10 +146,9 @@ def score(traces: list[Path], names: list[str], games: int, seat_name: str = "ch
                 if replayer.filter.started:
                     chances[spec] = replayer.filter_holds()
                     rhos[spec].append(replayer.filter.rho)
-                    hands = np.array(replayer.filter_sample(SAMPLES), dtype=np.uint64)
-                    bias[spec][stage].append(float(deadwood_and_melded_batch(hands)[0].mean()) - true_deadwood)
+                    bias[spec][stage].append(_deadwood_gap(replayer.filter_sample(SAMPLES), true_deadwood))
                 else:  # before the seat's first draw the filter has seen nothing: the plain share
-                    chances[spec] = shared_estimator("uniform").estimate(knowledge)
+                    chances[spec] = plain_share.estimate(knowledge)
             for name, (share, base) in blends.items():
                 chances[name] = share * chances[filter_specs[0]] + (1 - share) * chances[base]
             trusted = bool(filters) and filters[0].filter.started and filters[0].filter.rho >= TRUST
@@ -156,8 +156,8 @@ def score(traces: list[Path], names: list[str], games: int, seat_name: str = "ch
                 logs[name][stage].append(revealed_log_score(chances[name], truth, knowledge.unknown))
                 by_trust[name][trusted].append(logs[name][stage][-1])
                 if name in estimators:
-                    hands = estimators[name].sample_masks(knowledge, SAMPLES, rng).astype(np.uint64)
-                    bias[name][stage].append(float(deadwood_and_melded_batch(hands)[0].mean()) - true_deadwood)
+                    hands = estimators[name].sample_masks(knowledge, SAMPLES, rng)
+                    bias[name][stage].append(_deadwood_gap(hands, true_deadwood))
     return {"traces": [str(t) for t in traces], "games_per_trace": games, "seat": seat_name,
             "stages": [f"{lo}-{hi - 1}" if hi < 99 else f"{lo}+" for lo, hi in STAGES],
             "log_score": {n: _summary(logs[n]) for n in names},
@@ -166,6 +166,11 @@ def score(traces: list[Path], names: list[str], games: int, seat_name: str = "ch
             "log_score_by_trust": {n: {"trusted": _mean_se(v[True]), "trusted_rows": len(v[True]),
                                        "untrusted": _mean_se(v[False]), "untrusted_rows": len(v[False])}
                                    for n, v in by_trust.items()} if filter_specs else {}}
+
+
+def _deadwood_gap(hands: Any, true_deadwood: int) -> float:
+    """Mean deadwood of sampled opponent hands minus the true hand's."""
+    return float(deadwood_and_melded_batch(np.asarray(hands, dtype=np.uint64))[0].mean()) - true_deadwood
 
 
 def _summary(by_stage: dict[int, list[float]]) -> dict[str, Any]:
