@@ -37,9 +37,15 @@ def _named(name: str) -> dict[int, str]:
     return found
 
 
+#: How long the watcher waits for the thief's stops to land before it records what it sees.
+STOP_GRACE_S = 0.25
+
+
 class Watcher(SimplePlayer):
     """Simple, which at each of its decisions looks at the thief's processes: the states it saw, once
-    they had all stopped or 20 ms had passed (a stop lands a few microseconds after its signal)."""
+    they had all stopped or 250 ms had passed (a stop lands a few microseconds after its signal on an
+    idle host, but only once the stopped process is next scheduled: with other jobs on both cores, 20 ms
+    was seen to be too short)."""
 
     name = "watcher"
 
@@ -48,7 +54,7 @@ class Watcher(SimplePlayer):
         self.seen: list[dict[int, str]] = []
 
     def _look(self) -> None:
-        end = time.monotonic() + 0.02
+        end = time.monotonic() + STOP_GRACE_S
         while True:
             states = _named("gbthief")
             if all(s in "TtZX" for s in states.values()) or time.monotonic() > end:
