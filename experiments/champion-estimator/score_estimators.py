@@ -14,7 +14,8 @@ against the opponent's true hand at that moment:
 
 Besides the estimators, ``filter`` and ``filter:sweeps=S,near=R,particles=N`` score the bots' opponent
 filter (``ginbots.players.filtered``: Metropolis sweeps, the other model's near-minimum ratio, hands
-carried; the champion's defaults 2, 0 and 1000), fed the seat's view of every event as in play (its
+carried; by default 2, 0 and 1000, the champion's until 2026-12-08, which the results here name ``filter``;
+the champion has run 8 sweeps since), fed the seat's view of every event as in play (its
 policy weight rho carried from hand to hand within a game), and ``blend:A:NAME`` scores
 A x the filter named first + (1 - A) x the estimator NAME.
 

@@ -46,6 +46,15 @@ CHAMPION_HAND_WEIGHTS = {
 #: used at most 16,896 (experiments/champion-budget), so it binds only in unusually long games.
 GAME_PLAYOUTS = 25_000
 
+# The champion's opponent filter differs from the other bots' in two defaults. 1,000 hands suffice
+# to weigh the opponent's play for the switch (4,000 were measured for opponent_filter=true, whose
+# hands feed the search). Eight Metropolis sweeps after each resampling (the filters' own default
+# is 2) were ahead or level on every target of issue 37, paired on the same deals: +0.5 +- 0.4
+# points of wins against simple and +0.9 +- 0.6 against heuristic:tuned over 10,000 games each,
+# +2.4 +- 1.3 against simple:knock_at=0, at about a fifth more CPU
+# (experiments/champion-sweeps/README.md).
+CHAMPION_FILTER_DEFAULTS = {"filter_particles": 1000, "filter_sweeps": 8}
+
 #: Every hyperparameter of ``champion`` (``ChampionPlayer.hyperparameters``).
 CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.name, h.default))
                                  for h in HeuristicUtilityPlayer.hyperparameters) + (
@@ -161,9 +170,8 @@ CHAMPION_HYPERPARAMETERS = tuple(replace(h, default=CHAMPION_HAND_WEIGHTS.get(h.
                        "opponent discard while the decisions do not read them (rho under filter_trust), as "
                        "the gated modes and the switch alone do; off: they are moved only when read "
                        "(measured on 2,000 games each: -0.1 points against simple, -0.9 +- 1.1 against simple:knock_at=0)"),
-    # 1,000 hands suffice to weigh the opponent's play for the switch (4,000 were measured for
-    # opponent_filter=true, whose hands feed the search).
-    *(replace(h, default=1000) if h.name == "filter_particles" else h for h in FILTER_HYPERPARAMETERS),
+    *(replace(h, default=CHAMPION_FILTER_DEFAULTS[h.name]) if h.name in CHAMPION_FILTER_DEFAULTS else h
+      for h in FILTER_HYPERPARAMETERS),
     Hyperparameter("score_aware", bool, False,
                    doc="score playouts by the chance of winning the game from the scores after the hand "
                        "(ginbots.search.equity), in points at the game's start, rather than by the hand's points "
