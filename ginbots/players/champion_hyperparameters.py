@@ -46,13 +46,13 @@ CHAMPION_HAND_WEIGHTS = {
 #: used at most 16,896 (experiments/champion-budget), so it binds only in unusually long games.
 GAME_PLAYOUTS = 25_000
 
-# The champion's opponent filter differs from the other bots' in two defaults. 1,000 hands suffice
-# to weigh the opponent's play for the switch (4,000 were measured for opponent_filter=true, whose
-# hands feed the search). Eight Metropolis sweeps after each resampling (the filters' own default
-# is 2) were ahead or level on every target of issue 37, paired on the same deals: +0.5 +- 0.4
-# points of wins against simple and +0.9 +- 0.6 against heuristic:tuned over 10,000 games each,
-# +2.4 +- 1.3 against simple:knock_at=0, at about a fifth more CPU
-# (experiments/champion-sweeps/README.md).
+#: The champion's opponent filter differs from the other bots' in two defaults. 1,000 hands suffice
+#: to weigh the opponent's play for the switch (4,000 were measured for opponent_filter=true, whose
+#: hands feed the search). Eight Metropolis sweeps after each resampling (the filters' own default
+#: is 2) were ahead or level on every target of issue 37, paired on the same deals: +0.5 +- 0.4
+#: points of wins against simple and +0.9 +- 0.6 against heuristic:tuned over 10,000 games each,
+#: +2.4 +- 1.3 against simple:knock_at=0, at about a fifth more CPU
+#: (experiments/champion-sweeps/README.md).
 CHAMPION_FILTER_DEFAULTS = {"filter_particles": 1000, "filter_sweeps": 8}
 
 #: Every hyperparameter of ``champion`` (``ChampionPlayer.hyperparameters``).
