@@ -45,13 +45,14 @@ from ginbots.game.knowledge import Knowledge
 from ginbots.game.melds import min_deadwood
 from ginbots.game.melds_batch import deadwood_and_melded_batch
 from ginbots.players.baselines import TrackingSimplePlayer
+from ginbots.players.champion_hyperparameters import CHAMPION_HYPERPARAMETERS
 from ginbots.players.filtered import FILTER_HYPERPARAMETERS, FilteringPlayer
 
 #: Opponent-turn ranges the rows are grouped by (document 001's early stages, then the long tail).
 STAGES = ((0, 4), (4, 8), (8, 12), (12, 99))
 SAMPLES = 100
 #: The champion's ``filter_trust``: it reads the filter's hands once rho reaches this.
-TRUST = 0.5
+TRUST = next(hp.default for hp in CHAMPION_HYPERPARAMETERS if hp.name == "filter_trust")
 
 
 class FilterReplayer(FilteringPlayer, TrackingSimplePlayer):
@@ -134,7 +135,7 @@ def score(traces: list[Path], names: list[str], games: int, seat_name: str = "ch
     logs: dict[str, dict[int, list[float]]] = {n: defaultdict(list) for n in names}
     bias: dict[str, dict[int, list[float]]] = {n: defaultdict(list) for n in names}
     rhos: dict[str, list[float]] = {n: [] for n in filter_specs}
-    # Rows split by whether the first filter's rho had reached the champion's filter_trust (0.5): where it
+    # Rows split by whether the first filter's rho had reached the champion's filter_trust (TRUST): where it
     # reads the filter's hands, and where the estimator's.
     by_trust: dict[str, dict[bool, list[float]]] = {n: defaultdict(list) for n in names}
     for trace in traces:

@@ -34,17 +34,17 @@ trap 'rm -rf "$work"' EXIT
 
 source "$here/checkout.sh"
 checkout_files "$engine" "$work/engine"
-[ -n "${ENGINE_ONLY:-}" ] || checkout_files "$vermouth" "$work/vermouth"
 mkdir -p "$work/engine-classes" "$work/vermouth-classes"
 javac -nowarn -d "$work/engine-classes" "$work"/engine/ginrummy/*.java "$here/EngineMatch.java" 2> >(grep -v "^Note:" >&2)
+if [ -z "${ENGINE_ONLY:-}" ]; then  # with ENGINE_ONLY the second checkout is neither read nor compiled: any path will do
+  checkout_files "$vermouth" "$work/vermouth"
+  javac -nowarn -d "$work/vermouth-classes" -cp "$COMMONS_CLI" \
+    $(find "$here/standins" "$work/vermouth/src/main/java" -name '*.java') 2> >(grep -v "^Note:" >&2)
+fi
 opponent=${OPPONENT:-ginrummy.SimpleGinRummyPlayer}
 run_in=$out extra=""
 if [ -n "${OPPONENT_BUILD:-}" ]; then
   run_in=$(cd "$OPPONENT_BUILD" && pwd) extra=":$run_in/classes"  # an entry may read files beside it
-fi
-if [ -z "${ENGINE_ONLY:-}" ]; then  # with ENGINE_ONLY the second checkout is not read: any path will do
-  javac -nowarn -d "$work/vermouth-classes" -cp "$COMMONS_CLI" \
-    $(find "$here/standins" "$work/vermouth/src/main/java" -name '*.java') 2> >(grep -v "^Note:" >&2)
 fi
 
 agents=()
